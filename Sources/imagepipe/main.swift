@@ -1,0 +1,1 @@
+print("imagepipe: not yet implemented")
