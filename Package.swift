@@ -80,16 +80,17 @@ let package = Package(
                           swiftSettings: swiftSettings),
 
         // MARK: Tests (Swift Testing). Corpus images live in ../shared/corpus beside the repository.
-        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore",
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "TestSupport",
                                                              .product(name: "Crypto", package: "swift-crypto")],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ImageLoadingTests", dependencies: ["ImageLoading", "LoopbackHTTPServer"],
+        .testTarget(name: "ImageLoadingTests", dependencies: ["ImageLoading", "LoopbackHTTPServer", "TestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ImageCachingTests", dependencies: ["ImageCaching"], swiftSettings: swiftSettings),
-        .testTarget(name: "ImageProcessingTests", dependencies: ["ImageProcessing", "ImageCodecs"],
+        .testTarget(name: "ImageCachingTests", dependencies: ["ImageCaching", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImageProcessingTests", dependencies: ["ImageProcessing", "ImageCodecs", "TestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "LoopbackHTTPServer"],
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "LoopbackHTTPServer", "TestSupport"],
                     swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A fixed set of threads for CPU-heavy or blocking work (decoding, processing, file I/O).
+///
+/// Swift's cooperative thread pool has one thread per core; parking one of them in a long
+/// decode or a blocking read stalls every task in the process. Work submitted here runs on
+/// this pool's own threads and the awaiting task is suspended, not blocked. The width bounds
+/// how many jobs run at once, which also bounds the memory they hold.
+///
+/// ```swift
+/// let image = try await BlockingWorkPool.shared.run { try decoder.decode(data, options: options) }
+/// ```
+public final class BlockingWorkPool: Sendable {
+    /// A pool as wide as the machine has cores.
+    public static let shared = BlockingWorkPool(width: ProcessInfo.processInfo.activeProcessorCount,
+                                                name: "imagepipeline.work")
+
+    /// How many jobs run at once.
+    public let width: Int
+    private let queue: JobQueue
+
+    /// Starts `width` threads named `name`. The pool lives for the rest of the process.
+    public init(width: Int, name: String) {
+        self.width = max(1, width)
+        queue = JobQueue()
+        for index in 0 ..< self.width {
+            let thread = Thread { [queue] in queue.workLoop() }
+            thread.name = "\(name).\(index)"
+            thread.stackSize = 4 << 20   // codecs recurse and keep sizeable tables on the stack
+            thread.start()
+        }
+    }
+
+    /// Runs `body` on one of the pool's threads and returns its result. If the calling task
+    /// is cancelled before the job starts, the job is skipped and `CancellationError` thrown.
+    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let isCancelled = Task.isCancelled
+            queue.enqueue {
+                if isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                continuation.resume(with: Result { try body() })
+            }
+        }
+    }
+}
+
+/// A FIFO of jobs guarded by a condition variable; the pool's threads wait on it.
+private final class JobQueue: @unchecked Sendable {
+    // All access to `jobs` happens with `condition` locked, which is what makes this Sendable.
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+    private var head = 0
+
+    func enqueue(_ job: @escaping () -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func workLoop() {
+        while true {
+            condition.lock()
+            while head == jobs.count { condition.wait() }
+            let job = jobs[head]
+            head += 1
+            if head > 1024, head * 2 > jobs.count {   // compact now and then, amortised O(1)
+                jobs.removeFirst(head)
+                head = 0
+            }
+            condition.unlock()
+            job()
+        }
+    }
+}
