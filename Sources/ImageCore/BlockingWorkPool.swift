@@ -24,8 +24,12 @@ public final class BlockingWorkPool: Sendable {
         self.width = max(1, width)
         queue = JobQueue()
         for index in 0 ..< self.width {
-            let thread = Thread { [queue] in queue.workLoop() }
-            thread.name = "\(name).\(index)"
+            let threadName = "\(name).\(index)"
+            // Named from inside: corelibs Foundation drops a name set before start().
+            let thread = Thread { [queue] in
+                Thread.current.name = threadName
+                queue.workLoop()
+            }
             thread.stackSize = 4 << 20   // codecs recurse and keep sizeable tables on the stack
             thread.start()
         }
