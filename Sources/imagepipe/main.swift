@@ -1,1 +1,0 @@
-print("imagepipe: not yet implemented")
