@@ -1,0 +1,141 @@
+import Synchronization
+
+/// One unit of work shared by every caller that asks for the same key.
+///
+/// The work runs in one `Task` and publishes events; each caller holds its own stream of them
+/// (``subscribe(wantsPreviews:priority:)``). A caller who asks for previews and joins late first
+/// receives the latest preview, then everything after it. The work is cancelled when the last subscriber
+/// leaves before it finishes, and only then: one caller's cancellation never cancels the others.
+///
+/// Life cycle: create, ``subscribe()`` at least once, ``start(priority:_:)``. Once finished
+/// or abandoned, ``subscribe()`` returns `nil` and the owner starts a fresh task instead.
+final class CoalescedTask<Event: Sendable>: Sendable {
+    typealias Events = AsyncThrowingStream<Event, any Error>
+
+    /// Publishes events to the current subscribers; handed to the work closure.
+    struct Publisher: Sendable {
+        fileprivate let task: CoalescedTask
+        /// Sends `event` to every subscriber.
+        func send(_ event: Event) { task.publish(event, isPreview: false) }
+        /// Sends a preview to the subscribers that asked for previews, and keeps it for the
+        /// ones that join later.
+        func sendPreview(_ event: Event) { task.publish(event, isPreview: true) }
+        /// Whether any current subscriber asked for previews (skip making them otherwise).
+        var wantsPreviews: Bool { task.state.withLock { state in state.subscribers.values.contains { $0.wantsPreviews } } }
+    }
+
+    private struct Subscriber {
+        let continuation: Events.Continuation
+        let wantsPreviews: Bool
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var nextSubscriberID = 0
+        var replay: Event?
+        var isClosed = false           // finished, failed or abandoned: no new subscribers
+        var work: Task<Void, Never>?
+        var highestPriority: TaskPriority?
+    }
+
+    // The continuations in `State` are Sendable; `Event` is Sendable; the Mutex serialises access.
+    private let state = Mutex(State())
+    private let onClose: @Sendable (CoalescedTask) -> Void
+
+    /// - Parameter onClose: called once when the task can take no more subscribers (finished,
+    ///   failed or abandoned), so the owner can drop it from its in-flight table.
+    init(onClose: @escaping @Sendable (CoalescedTask) -> Void) {
+        self.onClose = onClose
+    }
+
+    /// Adds a subscriber, or returns `nil` when the task is closed. A subscriber that wants
+    /// previews first receives the latest one, if any. `priority` raises the running work's
+    /// priority when higher.
+    func subscribe(wantsPreviews: Bool = false, priority: TaskPriority? = nil) -> Events? {
+        let (stream, continuation) = Events.makeStream(bufferingPolicy: .unbounded)
+        let result: (id: Int, work: Task<Void, Never>?)? = state.withLock { state in
+            guard !state.isClosed else { return nil }
+            let id = state.nextSubscriberID
+            state.nextSubscriberID += 1
+            state.subscribers[id] = Subscriber(continuation: continuation, wantsPreviews: wantsPreviews)
+            if wantsPreviews, let replay = state.replay { continuation.yield(replay) }
+            var escalate: Task<Void, Never>?
+            if let priority, priority > (state.highestPriority ?? .low) {
+                state.highestPriority = priority
+                escalate = state.work
+            }
+            return (id, escalate)
+        }
+        guard let result else { return nil }
+        if let work = result.work, let priority {
+            Task.escalatePriority(work, to: priority)
+        }
+        let id = result.id
+        continuation.onTermination = { [weak self] termination in
+            if case .cancelled = termination { self?.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    /// Starts the work. Events go to subscribers; a thrown error ends every subscriber's stream
+    /// with it; returning normally finishes them.
+    func start(priority: TaskPriority?, _ work: @escaping @Sendable (Publisher) async throws -> Void) {
+        let publisher = Publisher(task: self)
+        let task = Task(priority: priority) {
+            do {
+                try await work(publisher)
+                self.close(with: nil)
+            } catch {
+                self.close(with: error)
+            }
+        }
+        let abandonedBeforeStart = state.withLock { state -> Bool in
+            state.work = task
+            state.highestPriority = priority
+            return state.isClosed
+        }
+        if abandonedBeforeStart { task.cancel() }
+    }
+
+    /// Whether the task still accepts subscribers (diagnostics and tests).
+    var isOpen: Bool { state.withLock { !$0.isClosed } }
+
+    private func publish(_ event: Event, isPreview: Bool) {
+        state.withLock { state in
+            guard !state.isClosed else { return }
+            if isPreview { state.replay = event }
+            for subscriber in state.subscribers.values where subscriber.wantsPreviews || !isPreview {
+                subscriber.continuation.yield(event)
+            }
+        }
+    }
+
+    private func close(with error: (any Error)?) {
+        let subscribers: [Events.Continuation]? = state.withLock { state in
+            guard !state.isClosed else { return nil }
+            state.isClosed = true
+            state.replay = nil
+            defer { state.subscribers.removeAll() }
+            return state.subscribers.values.map(\.continuation)
+        }
+        guard let subscribers else { return }
+        for continuation in subscribers { continuation.finish(throwing: error) }
+        onClose(self)
+    }
+
+    /// A subscriber went away (its consumer was cancelled or stopped iterating). The last one
+    /// to leave cancels the work, which cancels everything below it.
+    private func unsubscribe(_ id: Int) {
+        let abandonedWork: Task<Void, Never>?? = state.withLock { state in
+            guard state.subscribers.removeValue(forKey: id) != nil, state.subscribers.isEmpty, !state.isClosed else {
+                return .none
+            }
+            state.isClosed = true
+            state.replay = nil
+            return .some(state.work)
+        }
+        guard case .some(let work) = abandonedWork else { return }
+        work?.cancel()
+        onClose(self)
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import Logging
+
+/// Fetches, decodes, processes and caches images; one instance serves a whole process.
+///
+/// Every stage is coalesced on its own key: many callers of one URL cause one download and one
+/// decode, and one processing run per distinct processor chain. Work runs off the actor on the
+/// configured ``BlockingWorkPool``; the actor only keeps the in-flight tables.
+///
+/// ```swift
+/// let pipeline = Pipeline()
+/// let thumbnail = try await pipeline.image(url, processors: [Resize(width: 256, height: 256, mode: .fill)])
+///
+/// for try await frame in pipeline.images(for: url) {   // previews first, the final image last
+///     show(frame.image, final: frame.isFinal)
+/// }
+/// ```
+///
+/// Cancelling the calling `Task` ends that call with `CancellationError`; shared work stops
+/// only when its last waiter has left, down to the HTTP transfer.
+public actor Pipeline {
+    /// The parts and settings this pipeline was made with.
+    public nonisolated let configuration: Configuration
+
+    private let context: StageContext
+    private let recorder: StatisticsRecorder
+    private var loadTasks: [LoadTaskKey: CoalescedTask<LoadEvent>] = [:]
+    private var decodeTasks: [DecodeTaskKey: CoalescedTask<FrameEvent>] = [:]
+    private var processTasks: [ProcessTaskKey: CoalescedTask<FrameEvent>] = [:]
+
+    /// A pipeline with the given parts.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        recorder = StatisticsRecorder(prefix: configuration.metricsPrefix)
+        context = StageContext(loader: configuration.dataLoader, memoryCache: configuration.memoryCache,
+                               diskStore: configuration.diskStore, pool: configuration.workPool,
+                               previewInterval: configuration.previewInterval,
+                               processedImageQuality: configuration.processedImageQuality,
+                               logger: configuration.logger, statistics: recorder)
+    }
+
+    /// A pipeline with a memory cache, a curl loader and a disk store in
+    /// ``Configuration/defaultDiskDirectory``. If that directory cannot be used, the pipeline
+    /// logs why and runs without a disk store.
+    public init() {
+        var configuration = Configuration()
+        do {
+            configuration.diskStore = try DiskStore(directory: Configuration.defaultDiskDirectory)
+        } catch {
+            configuration.logger.warning("disk cache disabled", metadata: ["error": "\(error)"])
+        }
+        self.init(configuration: configuration)
+    }
+
+    /// What the pipeline has done so far (requests, cache hits, coalesced joins, bytes, ...).
+    public nonisolated var statistics: PipelineStatistics { recorder.snapshot }
+
+    // MARK: Public API
+
+    /// Loads the image at `url` through `processors`.
+    public func image(_ url: URL, processors: [any ImageProcessor] = []) async throws -> Image {
+        try await response(for: ImageRequest(url: url, processors: processors)).image
+    }
+
+    /// Loads the image a request describes.
+    public func image(_ request: ImageRequest) async throws -> Image {
+        try await response(for: request).image
+    }
+
+    /// Loads the image a request describes, with where it came from and the HTTP metadata.
+    public func response(for request: ImageRequest) async throws -> ImageResponse {
+        recorder.record(.request)
+        do {
+            if let cached = await memoryHit(for: request) { return cached }
+            for try await event in subscribe(request, wantsPreviews: false) {
+                if case .final(let final) = event { return response(final, for: request) }
+            }
+            throw CancellationError()   // the stream ends without a final frame only when cancelled
+        } catch {
+            if !(error is CancellationError) { recorder.record(.failure) }
+            throw error
+        }
+    }
+
+    /// Loads the image progressively: preview frames while bytes arrive (progressive JPEG scans,
+    /// interlaced PNG passes, WebP rows), each processed like the final image, then exactly one
+    /// final frame. Images that cannot be shown progressively yield the final frame only.
+    public nonisolated func images(for request: ImageRequest) -> AsyncThrowingStream<ImageFrame, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<ImageFrame, any Error>.makeStream()
+        let task = Task { await self.deliverFrames(for: request, to: continuation) }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// ``images(for:)`` for a URL with optional processors.
+    public nonisolated func images(for url: URL, processors: [any ImageProcessor] = []) -> AsyncThrowingStream<ImageFrame, any Error> {
+        images(for: ImageRequest(url: url, processors: processors))
+    }
+
+    /// Removes every image from the memory cache and every entry from the disk store.
+    public func removeAllCachedImages() async throws {
+        await configuration.memoryCache?.removeAll()
+        try await configuration.diskStore?.removeAll()
+    }
+
+    // MARK: Frames
+
+    private func deliverFrames(for request: ImageRequest,
+                               to continuation: AsyncThrowingStream<ImageFrame, any Error>.Continuation) async {
+        recorder.record(.request)
+        do {
+            if let cached = await memoryHit(for: request) {
+                continuation.yield(ImageFrame(image: cached.image, isFinal: true, response: cached))
+                continuation.finish()
+                return
+            }
+            for try await event in subscribe(request, wantsPreviews: true) {
+                switch event {
+                case .preview(let image):
+                    continuation.yield(ImageFrame(image: image, isFinal: false, response: nil))
+                case .final(let final):
+                    let response = response(final, for: request)
+                    continuation.yield(ImageFrame(image: response.image, isFinal: true, response: response))
+                    continuation.finish()
+                    return
+                }
+            }
+            continuation.finish(throwing: CancellationError())
+        } catch {
+            if !(error is CancellationError) { recorder.record(.failure) }
+            continuation.finish(throwing: error)
+        }
+    }
+
+    private func memoryHit(for request: ImageRequest) async -> ImageResponse? {
+        let plan = RequestPlan(request: request, hasDiskStore: context.diskStore != nil)
+        guard plan.readsCaches, let memory = context.memoryCache,
+              let image = await memory.value(forKey: cacheKey(for: request)) else { return nil }
+        recorder.record(.memoryHit)
+        return ImageResponse(image: image, source: .memory, url: request.url, httpStatus: nil, headers: [:])
+    }
+
+    private func response(_ final: FinalImage, for request: ImageRequest) -> ImageResponse {
+        ImageResponse(image: final.image, source: final.source, url: request.url, httpStatus: final.httpStatus,
+                      headers: final.headers)
+    }
+
+    // MARK: Keys
+
+    /// The memory-cache key of a request's processed image.
+    public nonisolated func cacheKey(for request: ImageRequest) -> ImageCacheKey {
+        ImageCacheKey(dataKey: request.dataKey, decodeHint: Self.shrinkOnLoad(for: request)?.identifier,
+                      processors: request.processors.map(\.identifier).joined(separator: "|"))
+    }
+
+    /// Shrink-on-load advice from the first processor, when it is one that can work from a
+    /// reduced decode (a downscaling resize). Probed with a very large source: a processor that
+    /// never accepts a reduced input answers `nil` for every size.
+    static func shrinkOnLoad(for request: ImageRequest) -> ShrinkOnLoad? {
+        guard let first = request.processors.first,
+              first.minimumInputSize(for: PixelSize(width: 1 << 20, height: 1 << 20)) != nil else { return nil }
+        return ShrinkOnLoad(identifier: first.identifier) { original in
+            first.minimumInputSize(for: original)
+        }
+    }
+
+    // MARK: In-flight tables (join or start)
+
+    private func subscribe(_ request: ImageRequest, wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Events {
+        let plan = RequestPlan(request: request, hasDiskStore: context.diskStore != nil)
+        let cacheKey = cacheKey(for: request)
+        let key = ProcessTaskKey(cacheKey: cacheKey, plan: plan)
+        let priority = request.priority.taskPriority
+        if let existing = processTasks[key], let events = existing.subscribe(wantsPreviews: wantsPreviews, priority: priority) {
+            recorder.record(.coalescedJoin)
+            return events
+        }
+        let task = CoalescedTask<FrameEvent> { [weak self] task in
+            Task { await self?.removeProcessTask(key, task) }
+        }
+        let events = task.subscribe(wantsPreviews: wantsPreviews, priority: priority)!
+        processTasks[key] = task
+        let context = self.context
+        task.start(priority: priority) { publisher in
+            try await ProcessStage.run(request: request, plan: plan, cacheKey: cacheKey,
+                                       upstream: { await self.subscribeDecode(request, plan: plan, wantsPreviews: wantsPreviews) },
+                                       context: context, publisher: publisher)
+        }
+        return events
+    }
+
+    private func subscribeDecode(_ request: ImageRequest, plan: RequestPlan, wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Events {
+        let shrink = Self.shrinkOnLoad(for: request)
+        let key = DecodeTaskKey(dataKey: request.dataKey, decodeHint: shrink?.identifier, plan: plan)
+        let priority = request.priority.taskPriority
+        if let existing = decodeTasks[key], let events = existing.subscribe(wantsPreviews: wantsPreviews, priority: priority) {
+            recorder.record(.coalescedJoin)
+            return events
+        }
+        let task = CoalescedTask<FrameEvent> { [weak self] task in
+            Task { await self?.removeDecodeTask(key, task) }
+        }
+        let events = task.subscribe(wantsPreviews: wantsPreviews, priority: priority)!
+        decodeTasks[key] = task
+        let context = self.context
+        task.start(priority: priority) { publisher in
+            let upstream = await self.subscribeLoad(request, plan: plan)
+            try await DecodeStage.run(request: request, plan: plan, shrink: shrink, upstream: upstream,
+                                      context: context, publisher: publisher)
+        }
+        return events
+    }
+
+    private func subscribeLoad(_ request: ImageRequest, plan: RequestPlan) -> CoalescedTask<LoadEvent>.Events {
+        let key = LoadTaskKey(dataKey: request.dataKey, plan: plan)
+        let priority = request.priority.taskPriority
+        if let existing = loadTasks[key], let events = existing.subscribe(priority: priority) {
+            recorder.record(.coalescedJoin)
+            return events
+        }
+        let task = CoalescedTask<LoadEvent> { [weak self] task in
+            Task { await self?.removeLoadTask(key, task) }
+        }
+        let events = task.subscribe(priority: priority)!
+        loadTasks[key] = task
+        let context = self.context
+        task.start(priority: priority) { publisher in
+            try await LoadStage.run(request: request, plan: plan, context: context, publisher: publisher)
+        }
+        return events
+    }
+
+    private func removeProcessTask(_ key: ProcessTaskKey, _ task: CoalescedTask<FrameEvent>) {
+        if processTasks[key] === task { processTasks[key] = nil }
+    }
+
+    private func removeDecodeTask(_ key: DecodeTaskKey, _ task: CoalescedTask<FrameEvent>) {
+        if decodeTasks[key] === task { decodeTasks[key] = nil }
+    }
+
+    private func removeLoadTask(_ key: LoadTaskKey, _ task: CoalescedTask<LoadEvent>) {
+        if loadTasks[key] === task { loadTasks[key] = nil }
+    }
+
+    /// How many tasks are in flight at each stage (for tests and diagnostics).
+    var inFlightCounts: (process: Int, decode: Int, load: Int) {
+        (processTasks.count, decodeTasks.count, loadTasks.count)
+    }
+}
