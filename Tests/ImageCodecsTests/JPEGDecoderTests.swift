@@ -171,4 +171,16 @@ struct JPEGDecoderTests {
             #expect(throws: ImagePipelineError.self) { try JPEGDecoder().readHeader(Data(bytes)) }
         }
     }
+
+    @Test("A failed or truncated decode does not spoil the next one on the same thread")
+    func decodeAfterFailure() throws {
+        let data = try Corpus.data("bench/jpeg-q85-progressive/kodim09.jpg")
+        let plain = try JPEGDecoder().decode(data, options: DecodingOptions())
+        for cut in [data.count / 2, 20, data.count - 2] {
+            #expect(throws: ImagePipelineError.self) { try JPEGDecoder().decode(data.prefix(cut), options: DecodingOptions()) }
+            #expect(try JPEGDecoder().decode(data, options: DecodingOptions()) == plain)
+        }
+        #expect(throws: ImagePipelineError.self) { try JPEGDecoder().decode(Data([0xFF, 0xD8, 0xFF, 0x41, 0x41, 0x41]), options: DecodingOptions()) }
+        #expect(try JPEGDecoder().decode(data, options: DecodingOptions()) == plain)
+    }
 }

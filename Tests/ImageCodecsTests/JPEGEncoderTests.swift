@@ -40,4 +40,15 @@ struct JPEGEncoderTests {
         #expect(bytes[3] == 255)
         #expect(abs(Int(bytes[0]) - 200) <= 3 && abs(Int(bytes[1]) - 100) <= 3 && abs(Int(bytes[2]) - 50) <= 3)
     }
+
+    @Test("An encode after a progressive encode is still valid (TurboJPEG handle state must not leak)")
+    func encodeAfterProgressive() throws {
+        let colour = try PNGDecoder().decode(try Corpus.data("pngsuite/basn2c08.png"), options: DecodingOptions())
+        let gray = try PNGDecoder().decode(try Corpus.data("pngsuite/basn0g08.png"), options: DecodingOptions())
+        for _ in 0 ..< 3 {
+            _ = try JPEGEncoder(progressive: true).encode(colour)
+            let decoded = try JPEGDecoder().decode(try JPEGEncoder(quality: 95).encode(gray), options: DecodingOptions())
+            #expect(CodecTestHelpers.psnr(gray, decoded) >= 30)
+        }
+    }
 }

@@ -67,7 +67,9 @@ public struct JPEGDecoder: ImageDecoding {
         let status = tjDecompressHeader3(handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                          UInt(bytes.count), &width, &height, &subsampling, &colorspace)
         guard status == 0, width > 0, height > 0 else {
-            throw .corruptData(format: .jpeg, message: errorMessage(handle))
+            let message = errorMessage(handle)
+            cis_jpeg_thread_discard_decompressor()
+            throw .corruptData(format: .jpeg, message: message)
         }
         return FrameHeader(width: Int(width), height: Int(height), colorspace: colorspace)
     }
@@ -101,6 +103,9 @@ public struct JPEGDecoder: ImageDecoding {
         if status != 0 {
             let message = errorMessage(handle)
             let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
+            // After a warning too the handle can keep state from this file (a truncated file
+            // leaves its fake EOI behind): start the next decode on a fresh one.
+            cis_jpeg_thread_discard_decompressor()
             if !(isWarning && JPEGWarnings.isHarmless(message)) {
                 throw .corruptData(format: .jpeg, message: message)
             }

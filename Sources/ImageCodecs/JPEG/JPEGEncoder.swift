@@ -55,7 +55,8 @@ public struct JPEGEncoder: ImageEncoding {
         guard source.width <= Int(Int32.max), source.height <= Int(Int32.max) else {
             throw .encodingFailed(format: .jpeg, message: "image too large for JPEG (\(source.width)x\(source.height))")
         }
-        guard let handle = cis_jpeg_thread_compressor() else {
+        // A fresh compressor each time: TurboJPEG 2.1.5 handles go bad after a progressive encode.
+        guard let handle = tjInitCompress() else {
             throw .encodingFailed(format: .jpeg, message: "could not create a TurboJPEG compressor (out of memory)")
         }
         let isGray = source.pixelFormat == .gray8
@@ -68,9 +69,13 @@ public struct JPEGEncoder: ImageEncoding {
                         isGray ? Int32(TJSAMP_GRAY.rawValue) : chromaSubsampling.turboValue,
                         Int32(min(100, max(1, quality))), isProgressive ? TJFLAG_PROGRESSIVE : 0)
         }
-        defer { if let output { tjFree(output) } }
+        defer {
+            if let output { tjFree(output) }
+            tjDestroy(handle)
+        }
         guard status == 0, let output else {
-            throw .encodingFailed(format: .jpeg, message: JPEGDecoder.errorMessage(handle))
+            let message = JPEGDecoder.errorMessage(handle)
+            throw .encodingFailed(format: .jpeg, message: message)
         }
         return Data(bytes: output, count: Int(outputSize))
     }

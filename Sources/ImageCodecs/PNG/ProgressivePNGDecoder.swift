@@ -31,7 +31,16 @@ public final class ProgressivePNGDecoder: ProgressiveImageDecoding {
 
     public func append(_ chunk: Data) -> Bool {
         guard failure == nil, let reader, !chunk.isEmpty else { return false }
-        if head.count < 24 { head.append(contentsOf: chunk.prefix(24 - head.count)) }
+        if head.count < 24 {
+            head.append(contentsOf: chunk.prefix(24 - head.count))
+            // libpng's push reader reports the header only at the first IDAT: check the size first.
+            if let size = PNGDecoder.headerSize(head) {
+                do { try options.checkPixelCount(width: size.width, height: size.height) } catch {
+                    failure = error
+                    return false
+                }
+            }
+        }
         var message = PNGDecoder.messageBuffer()
         let status = chunk.withUnsafeBytes { bytes in
             cis_png_progressive_feed(reader, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &message)
