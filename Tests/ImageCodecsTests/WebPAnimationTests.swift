@@ -23,20 +23,27 @@ struct WebPAnimationTests {
             #expect(frame.image.width == width && frame.image.height == height && frame.image.pixelFormat == .rgba8)
         }
         // The returned image is the first frame.
-        #expect(image.packedBytes() == image.metadata.frames[0].image.packedBytes())
+        #expect(WebPGIFTestSupport.difference(image.packedBytes(), image.metadata.frames[0].image.packedBytes()) == nil)
         let header = try WebPDecoder().readHeader(data)
         #expect(header.frameCount == frameCount && !header.isProgressive)
     }
 
-    @Test("every composited frame matches the dwebp reference",
-          arguments: [("random_lossless", 3), ("random_lossy", 4)])
-    func framesMatchReference(name: String, frameCount: Int) throws {
+    /// The lossy references are dwebp decodes of each frame (exact). The lossless ones went
+    /// through `webpmux -get frame` and ImageMagick's `convert` (see CREDITS.md), which moves
+    /// frames 2 and 3 by one level in every channel; libwebp itself blends these opaque frames
+    /// exactly, so there a difference of 1 is allowed.
+    @Test("every composited frame matches the reference",
+          arguments: [("random_lossless", 3, 1), ("random_lossy", 4, 0)])
+    func framesMatchReference(name: String, frameCount: Int, tolerance: Int) throws {
         let image = try WebPDecoder().decode(try Corpus.data("webp/image-webp/animated/\(name).webp"),
                                              options: DecodingOptions())
         #expect(image.metadata.frames.count == frameCount)
         for (index, frame) in image.metadata.frames.enumerated() {
             let reference = try WebPGIFTestSupport.referencePNG("webp/image-webp/reference/animated/\(name)-\(index + 1).png")
-            #expect(frame.image.packedBytes() == reference.rgba, "frame \(index + 1)")
+            let decoded = frame.image.packedBytes()
+            #expect(decoded.count == reference.rgba.count)
+            let largest = zip(decoded, reference.rgba).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(largest <= tolerance, "frame \(index + 1): largest difference \(largest)")
         }
     }
 
@@ -55,7 +62,7 @@ struct WebPAnimationTests {
         let all = try WebPDecoder().decode(data, options: DecodingOptions())
         let first = try WebPDecoder().decode(data, options: DecodingOptions(decodesAllFrames: false))
         #expect(first.metadata.frames.isEmpty)
-        #expect(first.packedBytes() == all.packedBytes())
+        #expect(WebPGIFTestSupport.difference(first.packedBytes(), all.packedBytes()) == nil)
     }
 
     @Test("the pixel limit covers all frames together")

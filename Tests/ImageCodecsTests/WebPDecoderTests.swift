@@ -59,7 +59,7 @@ struct WebPDecoderTests {
         let images = try names.map { try WebPDecoder().decode(try Corpus.data("webp/libwebp-test-data/\($0)"),
                                                               options: DecodingOptions()) }
         for (name, image) in zip(names, images) {
-            #expect(image.packedBytes() == images[0].packedBytes(), "\(name) differs from \(names[0])")
+            #expect(WebPGIFTestSupport.difference(image.packedBytes(), images[0].packedBytes()) == nil, "\(name) differs from \(names[0])")
         }
         let alpha = images[0].packedBytes().enumerated().filter { $0.offset % 4 == 3 }.map(\.element)
         #expect(alpha.allSatisfy { $0 == 255 })
@@ -75,7 +75,7 @@ struct WebPDecoderTests {
         let reference = try WebPGIFTestSupport.referencePNG(
             "webp/image-webp/reference/\(path.dropLast(5)).png")
         #expect(image.width == reference.width && image.height == reference.height)
-        #expect(image.packedBytes() == reference.rgba)
+        #expect(WebPGIFTestSupport.difference(image.packedBytes(), reference.rgba) == nil)
     }
 
     @Test("lossy gallery files decode opaque at their size", arguments: [
@@ -105,27 +105,38 @@ struct WebPDecoderTests {
         }
     }
 
-    /// A VP8X header declaring a 60000x60000 canvas, followed by a tiny lossless bitstream.
-    static func hugeCanvasFile() -> Data {
-        func le24(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }
-        func le32(_ value: Int) -> [UInt8] { le24(value) + [UInt8(value >> 24 & 0xFF)] }
-        let vp8x: [UInt8] = Array("VP8X".utf8) + le32(10) + [0x10, 0, 0, 0] + le24(59_999) + le24(59_999)
-        let vp8l: [UInt8] = Array("VP8L".utf8) + le32(6) + [0x2F, 0, 0, 0, 0, 0]
-        let body = Array("WEBP".utf8) + vp8x + vp8l
+    static func le24(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }
+    static func le32(_ value: Int) -> [UInt8] { le24(value) + [UInt8(value >> 24 & 0xFF)] }
+    static func riff(_ chunks: [UInt8]) -> Data {
+        let body = Array("WEBP".utf8) + chunks
         return Data(Array("RIFF".utf8) + le32(body.count) + body)
     }
 
-    @Test("a huge canvas is refused from the header")
-    func hugeCanvas() {
-        let data = Self.hugeCanvasFile()
-        #expect(throws: ImagePipelineError.imageTooLarge(width: 60000, height: 60000,
+    /// An animated VP8X header declaring a 60000x60000 canvas, with an empty ANIM chunk and no frames.
+    static func hugeAnimatedCanvas() -> Data {
+        riff(Array("VP8X".utf8) + le32(10) + [0x02, 0, 0, 0] + le24(59_999) + le24(59_999)
+             + Array("ANIM".utf8) + le32(6) + [0, 0, 0, 0, 0, 0])
+    }
+
+    /// A bare VP8L header declaring 16384x16384 (the format's maximum), with no image data.
+    static func hugeLossless() -> Data {
+        // Signature 0x2F, then 14 bits width-1, 14 bits height-1, alpha bit, 3 version bits.
+        riff(Array("VP8L".utf8) + le32(5) + [0x2F, 0xFF, 0xFF, 0xFF, 0x0F, 0])
+    }
+
+    @Test("a huge canvas is refused from the header", arguments: [
+        (hugeAnimatedCanvas(), 60000), (hugeLossless(), 16384),
+    ])
+    func hugeCanvas(data: Data, side: Int) {
+        #expect(throws: ImagePipelineError.imageTooLarge(width: side, height: side,
                                                          maxPixelCount: DecodingOptions.defaultMaxPixelCount)) {
             try WebPDecoder().decode(data, options: DecodingOptions())
         }
-        #expect(throws: ImagePipelineError.imageTooLarge(width: 60000, height: 60000, maxPixelCount: 1000)) {
-            let progressive = ProgressiveWebPDecoder(options: DecodingOptions(maxPixelCount: 1000))
-            _ = progressive.append(data)
-            _ = try progressive.makePreview()
+        let progressive = ProgressiveWebPDecoder()
+        #expect(progressive.append(data) == false)
+        #expect(throws: ImagePipelineError.imageTooLarge(width: side, height: side,
+                                                         maxPixelCount: DecodingOptions.defaultMaxPixelCount)) {
+            try progressive.makePreview()
         }
     }
 

@@ -53,6 +53,37 @@ enum WebPGIFTestSupport {
         return checksums
     }()
 
+    /// `nil` when equal, else a short description (the arrays themselves are too long to print).
+    static func difference(_ a: [UInt8], _ b: [UInt8]) -> String? {
+        guard a != b else { return nil }
+        guard a.count == b.count else { return "\(a.count) bytes against \(b.count)" }
+        let differing = a.indices.filter { a[$0] != b[$0] }
+        let first = differing[0]
+        return "\(differing.count) bytes differ; first at \(first) (pixel \(first / 4)): \(a[first]) vs \(b[first])"
+    }
+
+    /// The CRC-32 of zlib and PNG (reflected polynomial 0xEDB88320).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0 ..< 8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    /// image-gif's `results.txt`: file name → CRC-32 of its frames' RGBA buffers, one after another.
+    static let imageGIFChecksums: [String: UInt32] = {
+        guard let text = try? String(contentsOf: Corpus.url("gif/image-gif/results.txt"), encoding: .utf8) else { return [:] }
+        var checksums: [String: UInt32] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":")
+            guard parts.count == 2, let crc = UInt32(parts[1].trimmingCharacters(in: .whitespaces)) else { continue }
+            checksums[String(parts[0].split(separator: "/").last!)] = crc
+        }
+        return checksums
+    }()
+
     /// Peak signal-to-noise ratio of the RGB channels, in dB (infinity when equal).
     static func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
         precondition(a.count == b.count)
