@@ -106,4 +106,20 @@ struct GIFDecoderTests {
             try GIFDecoder().decode(Data(bytes), options: DecodingOptions())
         }
     }
+
+    @Test("first frame only gives the same first frame")
+    func firstFrameOnly() throws {
+        let data = try Corpus.data("gif/image-gif/samples/moon_impact.gif")
+        let all = try GIFDecoder().decode(data, options: DecodingOptions())
+        let first = try GIFDecoder().decode(data, options: DecodingOptions(decodesAllFrames: false))
+        #expect(first.metadata.frames.isEmpty)
+        #expect(WebPGIFTestSupport.difference(first.packedBytes(), all.metadata.frames[0].image.packedBytes()) == nil)
+    }
+
+    @Test("a frame claiming 65535x65535 on a 1x1 screen fails on its missing data, allocating one row")
+    func hugeFrame() {
+        let bytes: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF]
+            + [0x2C, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
+        #expect(throws: ImagePipelineError.self) { try GIFDecoder().decode(Data(bytes), options: DecodingOptions()) }
+    }
 }

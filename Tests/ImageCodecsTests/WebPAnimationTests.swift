@@ -53,7 +53,8 @@ struct WebPAnimationTests {
                                              options: DecodingOptions())
         #expect(image.metadata.isAnimated)
         #expect(image.metadata.frames.allSatisfy { $0.duration > 0 })
-        #expect(image.metadata.frames.allSatisfy { !$0.image.sharesStorage(with: image.metadata.frames[0].image) || $0 == image.metadata.frames[0] })
+        let data = try Corpus.data("webp/sdwebimage-TestImageAnimated.webp")
+        #expect(try WebPDecoder().readHeader(data).frameCount == image.metadata.frames.count)
     }
 
     @Test("first frame only when not all frames are wanted")

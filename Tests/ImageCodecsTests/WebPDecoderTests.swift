@@ -23,6 +23,7 @@ struct WebPDecoderTests {
             #expect(header.width == image.width && header.height == image.height)
             #expect(header.hasAlpha == image.metadata.hasAlpha)
         } catch {
+            print("libwebp-test-data \(name): \(error)")
             // The error is typed (ImagePipelineError). dwebp produced an output for every file in the MD5 list, so those must decode.
             #expect(expectedMD5 == nil, "\(name) failed: \(error)")
         }
