@@ -32,11 +32,10 @@ struct CancellationAndPriorityTests {
     func droppedTransfer() async throws {
         let loader = CurlDataLoader(configuration: Self.patientConfiguration())
         try await withTestServer { server in
-            do {
-                _ = loader.load(DataRequest(url: server.url("/stall")))
-            }
-            // The transfer value is gone; the server must still see the request and then the close.
+            var transfer: DataTransfer? = loader.load(DataRequest(url: server.url("/stall")))
             _ = try await server.requests.first { $0.path == "/stall" }
+            #expect(transfer != nil)
+            transfer = nil   // the last reference goes; nobody will ever iterate it
             try await server.waitForConnectionClosed(servingPath: "/stall")
         }
     }
