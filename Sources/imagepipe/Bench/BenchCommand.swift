@@ -5,9 +5,12 @@ import ArgumentParser
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure decoding, resizing, thumbnails and HTTP loading.",
+        abstract: "Measure decoding, resizing, thumbnails, caches and HTTP loading.",
         subcommands: [
             BenchDecodeCommand.self,
+            BenchHTTPCommand.self,
+            BenchCacheCommand.self,
+            BenchResizeCommand.self,
         ]
     )
 }
