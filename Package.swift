@@ -92,6 +92,9 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "LoopbackHTTPServer", "TestSupport"],
                     swiftSettings: swiftSettings),
+        // A child process for the DiskStore crash (kill -9) and write-failure tests; built by `swift build --build-tests`.
+        .executableTarget(name: "diskstore-stress", dependencies: ["ImageCaching", "ImageCore"], path: "Tests/DiskStoreStress",
+                          swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,136 @@
+import Foundation
+import ImageCore
+import Testing
+@testable import ImageCaching
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds the `diskstore-stress` executable that `swift build --build-tests` puts next to the
+/// test bundle. Searched: `$DISKSTORE_STRESS`, then the folders holding this test binary (and a
+/// few above, for bundle layouts), then `.build/debug` of this repository.
+enum StressBinary {
+    static func locate() -> URL? {
+        let manager = FileManager.default
+        let environment = ProcessInfo.processInfo.environment
+        if let override = environment["DISKSTORE_STRESS"] { return URL(fileURLWithPath: override) }
+        var folders: [URL] = []
+        let executables = [
+            (try? manager.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map { URL(fileURLWithPath: $0) },
+            Bundle.main.executableURL,
+            CommandLine.arguments.first.map { URL(fileURLWithPath: $0) },
+        ].compactMap { $0 }
+        for executable in executables {
+            var folder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+            for _ in 0 ..< 4 {
+                folders.append(folder)
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        folders.append(repository.appendingPathComponent(".build/debug"))
+        for folder in folders {
+            let candidate = folder.appendingPathComponent("diskstore-stress")
+            if manager.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+}
+
+/// A child process whose stdout the test reads line by line, off the cooperative pool.
+final class ChildProcess: @unchecked Sendable {
+    // `process` and `output` are set once in init and only used through their thread-safe
+    // methods (Process signalling/waiting, FileHandle reads from one reader at a time).
+    let process = Process()
+    private let output = Pipe()
+    private var buffer = Data()
+
+    init(_ executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output
+        try process.run()
+    }
+
+    /// Reads lines until `predicate` accepts one (returned) or the child closes stdout (nil).
+    func readLine(until predicate: @escaping @Sendable (String) -> Bool) async throws -> String? {
+        try await BlockingWorkPool.shared.run { [self] in
+            while true {
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex ..< newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex ... newline)
+                    if predicate(line) { return line }
+                }
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
+            }
+        }
+    }
+
+    func kill() { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+
+    /// Waits for the child to end (off the cooperative pool); returns its status and reason.
+    func wait() async throws -> (status: Int32, reason: Process.TerminationReason) {
+        try await BlockingWorkPool.shared.run { [self] in
+            process.waitUntilExit()
+            return (process.terminationStatus, process.terminationReason)
+        }
+    }
+}
+
+@Suite("Disk store crash safety")
+struct DiskStoreCrashTests {
+    @Test("the stress child is built next to the tests")
+    func stressBinaryIsBuilt() {
+        #expect(StressBinary.locate() != nil, "diskstore-stress not found: run `swift build --build-tests` first")
+    }
+
+    @Test("kill -9 during a write storm leaves every entry intact: old or new, never torn")
+    func killDuringWriteStorm() async throws {
+        let binary = try #require(StressBinary.locate(), "diskstore-stress not found: run `swift build --build-tests`")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let keyCount = 150           // as in the child
+        let target = 400             // writes reported before the kill: every key written twice or more
+        let child = try ChildProcess(binary, arguments: ["storm", directory.url.path])
+        let line = try await child.readLine { line in
+            line.hasPrefix("wrote ") && (Int(line.dropFirst(6)) ?? 0) >= target
+        }
+        child.kill()
+        let ended = try await child.wait()
+        #expect(ended.reason == .uncaughtSignal && ended.status == SIGKILL)
+        let reported = try #require(line.flatMap { Int($0.dropFirst(6)) })
+
+        let store = try await DiskStore(directory: directory.url, configuration: .init(sizeLimit: 1 << 30),
+                                        logger: quietLogger)
+        let opened = await store.statistics
+        #expect(opened.damagedEntriesRemoved == 0)
+        #expect(opened.tempFilesRemoved <= 1)   // at most the one write the kill interrupted
+        #expect(opened.entries == keyCount)
+        for keyIndex in 0 ..< keyCount {
+            let key = "key-\(keyIndex)"
+            let entry = try #require(await store.entry(forKey: key), "\(key) was reported written but is missing")
+            let version = try #require(entry.metadata.validators.etag.flatMap { Int($0.dropFirst()) })
+            #expect(entry.data == stressContent(key: key, version: version), "\(key) v\(version) is torn")
+            // The newest reported write of this key, or the one in flight after it.
+            let lastReported = (reported - 1 - keyIndex) / keyCount
+            #expect(version == lastReported || version == lastReported + 1, "\(key): v\(version), expected v\(lastReported)")
+        }
+        #expect(try StoreFiles(directory.url).temporaries.isEmpty)
+        #expect(await store.totalBytes == (try StoreFiles(directory.url)).totalBytes)
+    }
+
+    @Test("a write over RLIMIT_FSIZE fails with an error and the store stays consistent (child process)")
+    func fileSizeLimitInChild() async throws {
+        let binary = try #require(StressBinary.locate(), "diskstore-stress not found: run `swift build --build-tests`")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let child = try ChildProcess(binary, arguments: ["fsize", directory.url.path])
+        let result = try await child.readLine { $0.hasPrefix("RESULT") }
+        let ended = try await child.wait()
+        #expect(result == "RESULT ok")
+        #expect(ended.reason == .exit && ended.status == 0)
+    }
+}
