@@ -7,6 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure decoding, resizing, thumbnails and HTTP loading.",
         subcommands: [
+            BenchResizeCommand.self,
         ]
     )
 }
