@@ -33,17 +33,6 @@ public struct DecodingOptions: Sendable, Hashable {
     }
 }
 
-/// A width and height in pixels.
-public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-    public var description: String { "\(width)x\(height)" }
-}
-
 /// Decodes complete encoded data of one format into an ``Image``.
 ///
 /// Implementations are stateless values, safe to call from any thread. They return straight

@@ -54,7 +54,7 @@ public enum Codecs {
         case .jpeg: return try JPEGEncoder(quality: quality).encode(image)
         case .png: return try PNGEncoder().encode(image)
         case .webp:
-            return try WebPEncoder(compression: quality >= 100 ? .lossless : .lossy(quality: quality)).encode(image)
+            return try WebPEncoder(compression: quality >= 100 ? .lossless : .lossy(quality: Float(quality))).encode(image)
         default:
             throw .encodingFailed(format: format, message: "no encoder for \(format.rawValue); use jpeg, png or webp")
         }

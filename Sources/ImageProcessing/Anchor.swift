@@ -1,3 +1,5 @@
+import ImageCore
+
 /// Which part of an image a crop keeps: one of nine positions.
 public enum Anchor: String, Sendable, Hashable, CaseIterable {
     case topLeft, top, topRight
@@ -23,7 +25,7 @@ public enum Anchor: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The origin of a `size` window inside a `container`, in whole pixels (floors the centre).
-    func origin(of size: ImageDimensions, in container: ImageDimensions) -> (x: Int, y: Int) {
+    func origin(of size: PixelSize, in container: PixelSize) -> (x: Int, y: Int) {
         let freeX = container.width - size.width, freeY = container.height - size.height
         return (Int((Double(freeX) * horizontalFraction).rounded(.down)),
                 Int((Double(freeY) * verticalFraction).rounded(.down)))

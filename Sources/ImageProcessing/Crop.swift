@@ -55,13 +55,13 @@ public struct Crop: ImageProcessor {
 
     public func process(_ image: Image) throws -> Image {
         try image.mappingEveryFrame { frame in
-            let rect = try resolvedRect(in: ImageDimensions(frame))
+            let rect = try resolvedRect(in: PixelSize(frame))
             return frame.cropped(to: rect)
         }
     }
 
     /// The rectangle this crop takes out of an image of `size`, or an error when it does not fit.
-    func resolvedRect(in size: ImageDimensions) throws -> PixelRect {
+    func resolvedRect(in size: PixelSize) throws -> PixelRect {
         let rect: PixelRect
         switch region {
         case .rect(let given):
@@ -70,7 +70,7 @@ public struct Crop: ImageProcessor {
             guard width <= size.width, height <= size.height else {
                 throw ImagePipelineError.processing(self, "crop size \(width)x\(height) is larger than the image (\(size))")
             }
-            let origin = anchor.origin(of: ImageDimensions(width: width, height: height), in: size)
+            let origin = anchor.origin(of: PixelSize(width: width, height: height), in: size)
             rect = PixelRect(x: origin.x, y: origin.y, width: width, height: height)
         }
         guard rect.width > 0, rect.height > 0 else {

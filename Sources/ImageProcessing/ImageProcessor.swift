@@ -40,27 +40,9 @@ public protocol ImageProcessor: Sendable {
     /// A pipeline uses it for shrink-on-load: a JPEG decoder can decode at 1/2 … 1/8 scale
     /// when the result still covers this size on both sides. Only a downscaling ``Resize``
     /// returns non-`nil`; the default implementation returns `nil`.
-    func minimumInputSize(for original: ImageDimensions) -> ImageDimensions?
+    func minimumInputSize(for original: PixelSize) -> PixelSize?
 }
 
 extension ImageProcessor {
-    public func minimumInputSize(for original: ImageDimensions) -> ImageDimensions? { nil }
-}
-
-/// A width and height in pixels, as processors reason about them.
-public struct ImageDimensions: Sendable, Hashable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    /// The dimensions of an image as stored.
-    public init(_ image: Image) {
-        self.init(width: image.width, height: image.height)
-    }
-
-    public var description: String { "\(width)x\(height)" }
+    public func minimumInputSize(for original: PixelSize) -> PixelSize? { nil }
 }

@@ -26,7 +26,7 @@ public struct ProcessorChain: ImageProcessor {
     }
 
     /// What the first member needs (see ``ImageProcessor/minimumInputSize(for:)``).
-    public func minimumInputSize(for original: ImageDimensions) -> ImageDimensions? {
+    public func minimumInputSize(for original: PixelSize) -> PixelSize? {
         processors.minimumInputSize(for: original)
     }
 }
@@ -48,7 +48,7 @@ extension Array where Element == any ImageProcessor {
     }
 
     /// The first processor's ``ImageProcessor/minimumInputSize(for:)``; `nil` for an empty list.
-    public func minimumInputSize(for original: ImageDimensions) -> ImageDimensions? {
+    public func minimumInputSize(for original: PixelSize) -> PixelSize? {
         first?.minimumInputSize(for: original)
     }
 }

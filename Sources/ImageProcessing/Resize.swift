@@ -59,7 +59,7 @@ public struct Resize: ImageProcessor {
             throw ImagePipelineError.processing(self, "target size \(width)x\(height) must be positive")
         }
         return try image.mappingEveryFrame { frame in
-            let plan = self.plan(for: ImageDimensions(frame))
+            let plan = self.plan(for: PixelSize(frame))
             guard plan.output.width.multipliedReportingOverflow(by: plan.output.height).partialValue
                     <= Self.maxOutputPixelCount else {
                 throw ImagePipelineError.processing(self, "output \(plan.output) exceeds \(Self.maxOutputPixelCount) pixels")
@@ -76,17 +76,17 @@ public struct Resize: ImageProcessor {
     /// Decoding at that size or larger, then resizing, yields an image of the same dimensions
     /// (up to one pixel of rounding when the decoder's reduced size does not keep the exact
     /// aspect ratio).
-    public func minimumInputSize(for original: ImageDimensions) -> ImageDimensions? {
+    public func minimumInputSize(for original: PixelSize) -> PixelSize? {
         guard width > 0, height > 0, original.width > 0, original.height > 0 else { return nil }
-        let needed: ImageDimensions
+        let needed: PixelSize
         switch mode {
         case .fit, .fill:
             let scale = aspectScale(for: original)
             guard scale < 1 else { return nil }
-            needed = ImageDimensions(width: max(1, Int((Double(original.width) * scale - 1e-9).rounded(.up))),
+            needed = PixelSize(width: max(1, Int((Double(original.width) * scale - 1e-9).rounded(.up))),
                                      height: max(1, Int((Double(original.height) * scale - 1e-9).rounded(.up))))
         case .exact:
-            needed = ImageDimensions(width: min(width, original.width), height: min(height, original.height))
+            needed = PixelSize(width: min(width, original.width), height: min(height, original.height))
         }
         return needed == original ? nil : needed
     }
@@ -95,7 +95,7 @@ public struct Resize: ImageProcessor {
 
     struct Plan {
         /// Size of the result.
-        var output: ImageDimensions
+        var output: PixelSize
         /// The source window that maps onto the result, in source pixels.
         var window: (x: Double, y: Double, width: Double, height: Double)
         /// Set when no scaling is needed at all, only this crop (or none: the full rectangle).
@@ -103,29 +103,29 @@ public struct Resize: ImageProcessor {
     }
 
     /// Scale factor of `.fit` / `.fill` for a source, upscaling limited as configured.
-    private func aspectScale(for source: ImageDimensions) -> Double {
+    private func aspectScale(for source: PixelSize) -> Double {
         let scaleX = Double(width) / Double(source.width), scaleY = Double(height) / Double(source.height)
         let scale = mode == .fill ? max(scaleX, scaleY) : min(scaleX, scaleY)
         return allowsUpscaling ? scale : min(scale, 1)
     }
 
-    func plan(for source: ImageDimensions) -> Plan {
+    func plan(for source: PixelSize) -> Plan {
         let sourceWidth = Double(source.width), sourceHeight = Double(source.height)
         let full = (x: 0.0, y: 0.0, width: sourceWidth, height: sourceHeight)
         var plan: Plan
         switch mode {
         case .fit:
             let scale = aspectScale(for: source)
-            let output = ImageDimensions(width: min(width, max(1, Int((sourceWidth * scale).rounded()))),
+            let output = PixelSize(width: min(width, max(1, Int((sourceWidth * scale).rounded()))),
                                          height: min(height, max(1, Int((sourceHeight * scale).rounded()))))
             plan = Plan(output: output, window: full)
         case .exact:
-            let output = allowsUpscaling ? ImageDimensions(width: width, height: height)
-                : ImageDimensions(width: min(width, source.width), height: min(height, source.height))
+            let output = allowsUpscaling ? PixelSize(width: width, height: height)
+                : PixelSize(width: min(width, source.width), height: min(height, source.height))
             plan = Plan(output: output, window: full)
         case .fill:
             let scale = aspectScale(for: source)
-            let output = ImageDimensions(width: min(width, max(1, Int((sourceWidth * scale).rounded()))),
+            let output = PixelSize(width: min(width, max(1, Int((sourceWidth * scale).rounded()))),
                                          height: min(height, max(1, Int((sourceHeight * scale).rounded()))))
             // The window keeps the output's aspect ratio exactly, so pixels stay square.
             let windowWidth = min(sourceWidth, Double(output.width) / scale)

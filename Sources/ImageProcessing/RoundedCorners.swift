@@ -43,7 +43,7 @@ public struct Circle: ImageProcessor {
     public func process(_ image: Image) throws -> Image {
         image.mappingEveryFrame { frame in
             let side = min(frame.width, frame.height)
-            let origin = Anchor.center.origin(of: ImageDimensions(width: side, height: side), in: ImageDimensions(frame))
+            let origin = Anchor.center.origin(of: PixelSize(width: side, height: side), in: PixelSize(frame))
             let square = frame.cropped(to: PixelRect(x: origin.x, y: origin.y, width: side, height: side))
             return square.withRoundedCorners(radius: Double(side) / 2)
         }

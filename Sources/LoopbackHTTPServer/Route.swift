@@ -87,9 +87,10 @@ public struct Route: Sendable {
     /// A body with ETag and/or Last-Modified that answers 304 to a matching `If-None-Match`
     /// or an equal `If-Modified-Since`.
     public static func conditional(_ data: Data, entityTag: String?, lastModified: String?,
-                                   contentType: String = "application/octet-stream") -> Route {
-        Route(behaviour: .conditional(data, headers: ["Content-Type": contentType], entityTag: entityTag,
-                                      lastModified: lastModified))
+                                   contentType: String = "application/octet-stream",
+                                   headers: [String: String] = [:]) -> Route {
+        Route(behaviour: .conditional(data, headers: headers.merging(["Content-Type": contentType]) { old, _ in old },
+                                      entityTag: entityTag, lastModified: lastModified))
     }
 
     /// Files of a directory: register at a prefix ending in `/` (`"/images/"`); a request for

@@ -144,22 +144,22 @@ import Testing
     }
 
     @Test func minimumInputSizeForShrinkOnLoad() throws {
-        let original = ImageDimensions(width: 4000, height: 3000)
-        #expect(Resize(width: 256, height: 256, mode: .fit).minimumInputSize(for: original) == ImageDimensions(width: 256, height: 192))
-        #expect(Resize(width: 256, height: 256, mode: .fill).minimumInputSize(for: original) == ImageDimensions(width: 342, height: 256))
-        #expect(Resize(width: 100, height: 5000, mode: .exact).minimumInputSize(for: original) == ImageDimensions(width: 100, height: 3000))
+        let original = PixelSize(width: 4000, height: 3000)
+        #expect(Resize(width: 256, height: 256, mode: .fit).minimumInputSize(for: original) == PixelSize(width: 256, height: 192))
+        #expect(Resize(width: 256, height: 256, mode: .fill).minimumInputSize(for: original) == PixelSize(width: 342, height: 256))
+        #expect(Resize(width: 100, height: 5000, mode: .exact).minimumInputSize(for: original) == PixelSize(width: 100, height: 3000))
         #expect(Resize(width: 8000, height: 8000, mode: .fit, upscale: true).minimumInputSize(for: original) == nil)
         #expect(Resize(width: 4000, height: 3000, mode: .fill).minimumInputSize(for: original) == nil)
         #expect(Crop(width: 10, height: 10).minimumInputSize(for: original) == nil)
         #expect(GaussianBlur().minimumInputSize(for: original) == nil)
         let chain = ProcessorChain([Resize(width: 256, height: 256, mode: .fill), Circle()])
-        #expect(chain.minimumInputSize(for: original) == ImageDimensions(width: 342, height: 256))
+        #expect(chain.minimumInputSize(for: original) == PixelSize(width: 342, height: 256))
         #expect(ProcessorChain([Circle(), Resize(width: 256, height: 256)]).minimumInputSize(for: original) == nil)
 
         // Resizing from the minimum size gives the same output size as from the original.
         for mode in Resize.Mode.allCases {
             let resize = Resize(width: 120, height: 90, mode: mode)
-            let source = ImageDimensions(width: 800, height: 500)
+            let source = PixelSize(width: 800, height: 500)
             let minimum = try #require(resize.minimumInputSize(for: source))
             let fromFull = try resize.process(Self.picture(source.width, source.height))
             let fromMinimum = try resize.process(Self.picture(minimum.width, minimum.height))

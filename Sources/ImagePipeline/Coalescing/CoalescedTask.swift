@@ -68,7 +68,7 @@ final class CoalescedTask<Event: Sendable>: Sendable {
         }
         guard let result else { return nil }
         if let work = result.work, let priority {
-            Task.escalatePriority(work, to: priority)
+            work.escalatePriority(to: priority)
         }
         let id = result.id
         continuation.onTermination = { [weak self] termination in

@@ -30,10 +30,14 @@ public actor Pipeline {
 
     /// A pipeline with the given parts.
     public init(configuration: Configuration) {
+        self.init(configuration: configuration, disk: configuration.diskStore.map(DiskStoreHandle.init))
+    }
+
+    private init(configuration: Configuration, disk: DiskStoreHandle?) {
         self.configuration = configuration
         recorder = StatisticsRecorder(prefix: configuration.metricsPrefix)
         context = StageContext(loader: configuration.dataLoader, memoryCache: configuration.memoryCache,
-                               diskStore: configuration.diskStore, pool: configuration.workPool,
+                               disk: disk, pool: configuration.workPool,
                                previewInterval: configuration.previewInterval,
                                processedImageQuality: configuration.processedImageQuality,
                                logger: configuration.logger, statistics: recorder)
@@ -43,13 +47,9 @@ public actor Pipeline {
     /// ``Configuration/defaultDiskDirectory``. If that directory cannot be used, the pipeline
     /// logs why and runs without a disk store.
     public init() {
-        var configuration = Configuration()
-        do {
-            configuration.diskStore = try DiskStore(directory: Configuration.defaultDiskDirectory)
-        } catch {
-            configuration.logger.warning("disk cache disabled", metadata: ["error": "\(error)"])
-        }
-        self.init(configuration: configuration)
+        let configuration = Configuration()
+        self.init(configuration: configuration,
+                  disk: DiskStoreHandle(opening: Configuration.defaultDiskDirectory, logger: configuration.logger))
     }
 
     /// What the pipeline has done so far (requests, cache hits, coalesced joins, bytes, ...).
@@ -98,9 +98,9 @@ public actor Pipeline {
     }
 
     /// Removes every image from the memory cache and every entry from the disk store.
-    public func removeAllCachedImages() async throws {
+    public func removeAllCachedImages() async {
         await configuration.memoryCache?.removeAll()
-        try await configuration.diskStore?.removeAll()
+        await context.disk?.store?.removeAll()
     }
 
     // MARK: Frames
@@ -133,7 +133,7 @@ public actor Pipeline {
     }
 
     private func memoryHit(for request: ImageRequest) async -> ImageResponse? {
-        let plan = RequestPlan(request: request, hasDiskStore: context.diskStore != nil)
+        let plan = RequestPlan(request: request, hasDiskStore: context.disk != nil)
         guard plan.readsCaches, let memory = context.memoryCache,
               let image = await memory.value(forKey: cacheKey(for: request)) else { return nil }
         recorder.record(.memoryHit)
@@ -167,7 +167,7 @@ public actor Pipeline {
     // MARK: In-flight tables (join or start)
 
     private func subscribe(_ request: ImageRequest, wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Events {
-        let plan = RequestPlan(request: request, hasDiskStore: context.diskStore != nil)
+        let plan = RequestPlan(request: request, hasDiskStore: context.disk != nil)
         let cacheKey = cacheKey(for: request)
         let key = ProcessTaskKey(cacheKey: cacheKey, plan: plan)
         let priority = request.priority.taskPriority

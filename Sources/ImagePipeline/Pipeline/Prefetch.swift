@@ -27,6 +27,11 @@ public struct PrefetchResult: Sendable, Equatable {
     public var succeeded = 0
     /// Images that failed to load (or were cancelled).
     public var failed = 0
+
+    public init(succeeded: Int = 0, failed: Int = 0) {
+        self.succeeded = succeeded
+        self.failed = failed
+    }
 }
 
 extension Pipeline {

@@ -43,7 +43,7 @@ enum DecodeStage {
     }
 
     private static func storeOriginal(_ loaded: LoadedData, key: String, context: StageContext) async {
-        guard let disk = context.diskStore else { return }
+        guard let disk = await context.disk?.store else { return }
         do {
             _ = try await disk.store(loaded.data, forKey: key, responseHeaders: loaded.headers.map { ($0.key, $0.value) })
         } catch {

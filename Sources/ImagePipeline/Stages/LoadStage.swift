@@ -7,7 +7,7 @@ enum LoadStage {
                     publisher: CoalescedTask<LoadEvent>.Publisher) async throws {
         let key = request.dataKey
         var cached: DiskEntry?
-        if plan.readsDisk, let disk = context.diskStore {
+        if plan.readsDisk, let disk = await context.disk?.store {
             cached = await disk.entry(forKey: key)
         }
         if let cached, cached.freshness == .fresh || plan.cacheOnly {
@@ -50,7 +50,7 @@ enum LoadStage {
         publisher.send(.complete(LoadedData(
             data: body, source: .network, httpStatus: head?.statusCode,
             headers: head?.headerDictionary ?? [:],
-            storeOnDisk: plan.writesOriginalToDisk && context.diskStore != nil)))
+            storeOnDisk: plan.writesOriginalToDisk)))
     }
 
     /// A 304 confirmed the stale entry: count it and give it a new expiry from the 304's headers.
@@ -58,7 +58,7 @@ enum LoadStage {
                                 context: StageContext) async throws {
         context.statistics.record(.notModified)
         context.statistics.record(.diskHit)
-        guard let disk = context.diskStore else { return }
+        guard let disk = await context.disk?.store else { return }
         do {
             _ = try await disk.refresh(forKey: key, notModifiedHeaders: head.headerFields.map { ($0.name, $0.value) })
         } catch {

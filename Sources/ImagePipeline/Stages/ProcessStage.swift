@@ -63,7 +63,7 @@ enum ProcessStage {
 
     private static func processedFromDisk(_ request: ImageRequest, _ cacheKey: ImageCacheKey,
                                           _ context: StageContext) async -> FinalImage? {
-        guard let disk = context.diskStore, let entry = await disk.entry(forKey: cacheKey.description), entry.freshness == .fresh else {
+        guard let disk = await context.disk?.store, let entry = await disk.entry(forKey: cacheKey.description), entry.freshness == .fresh else {
             return nil
         }
         do {
@@ -79,7 +79,7 @@ enum ProcessStage {
     }
 
     private static func storeProcessed(_ image: Image, key: String, context: StageContext) async {
-        guard let disk = context.diskStore, !image.metadata.isAnimated else { return }
+        guard !image.metadata.isAnimated, let disk = await context.disk?.store else { return }
         let quality = context.processedImageQuality
         do {
             let encoded = try await context.run { try Codecs.encodeForCache(image, quality: quality) }

@@ -5,7 +5,7 @@ import Logging
 struct StageContext: Sendable {
     let loader: any DataLoading
     let memoryCache: MemoryCache<ImageCacheKey, Image>?
-    let diskStore: DiskStore?
+    let disk: DiskStoreHandle?
     let pool: BlockingWorkPool
     let previewInterval: Duration
     let processedImageQuality: Int

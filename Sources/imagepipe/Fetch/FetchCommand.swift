@@ -54,7 +54,7 @@ struct FetchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let targets = try readTargets()
-        let pipeline = try makePipeline()
+        let pipeline = try await makePipeline()
         let outputDirectory = try output.map(prepareOutputDirectory)
         var processors: [any ImageProcessor] = []
         if let maxSize { processors.append(Resize(width: maxSize, height: maxSize, mode: .fit, upscale: false)) }
@@ -92,7 +92,7 @@ struct FetchCommand: AsyncParsableCommand {
         return lines.enumerated().map { FetchTarget(index: $0.offset, text: $0.element) }
     }
 
-    private func makePipeline() throws -> Pipeline {
+    private func makePipeline() async throws -> Pipeline {
         var configuration = Pipeline.Configuration()
         if !noDiskCache {
             let directory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) }
@@ -100,7 +100,7 @@ struct FetchCommand: AsyncParsableCommand {
             var diskConfiguration = DiskStoreConfiguration()
             if let diskLimit { diskConfiguration.sizeLimit = diskLimit * 1_048_576 }
             do {
-                configuration.diskStore = try DiskStore(directory: directory, configuration: diskConfiguration)
+                configuration.diskStore = try await DiskStore(directory: directory, configuration: diskConfiguration)
             } catch {
                 throw ValidationError("cannot use the disk cache at \(directory.path): \(Self.describe(error))")
             }
