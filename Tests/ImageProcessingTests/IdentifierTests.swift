@@ -33,14 +33,16 @@ import Testing
         }
         processors += [Resize(width: 255, height: 256), Resize(width: 256, height: 255), Resize(width: 25, height: 6256)]
         processors += [Crop(PixelRect(x: 1, y: 2, width: 3, height: 4)), Crop(PixelRect(x: 2, y: 1, width: 3, height: 4)),
-                       Crop(PixelRect(x: 1, y: 2, width: 4, height: 3)), Crop(width: 3, height: 4)]
+                       Crop(PixelRect(x: 1, y: 2, width: 4, height: 3))]
         processors += Anchor.allCases.map { Crop(width: 3, height: 4, anchor: $0) }
         processors += [RoundedCorners(radius: 1), RoundedCorners(radius: 1.5), RoundedCorners(radius: 10), Circle()]
         processors += [GaussianBlur(radius: 1), GaussianBlur(radius: 1.25), GaussianBlur(radius: 12), Grayscale(), Orient()]
         processors += Rotate.Angle.allCases.map { Rotate($0) } + Flip.Axis.allCases.map { Flip($0) }
         processors += [CustomProcessor(identifier: "a") { $0 }, CustomProcessor(identifier: "b") { $0 }]
         let identifiers = processors.map(\.identifier)
-        #expect(Set(identifiers).count == identifiers.count, "duplicates: \(identifiers)")
+        let duplicates = Dictionary(grouping: identifiers, by: { $0 }).filter { $0.value.count > 1 }.keys
+        #expect(duplicates.isEmpty, "duplicates: \(duplicates.sorted())")
+        #expect(identifiers.count > 240)
     }
 
     @Test func customTextCannotForgeAChainOrABuiltIn() {

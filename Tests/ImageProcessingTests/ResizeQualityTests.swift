@@ -17,8 +17,10 @@ import Testing
         var height: Int
     }
 
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("make_lanczos_references.py")
+    /// Benchmarks/make_lanczos_references.py (kept outside the test target so SwiftPM has no
+    /// unhandled file to warn about). This file is Tests/ImageProcessingTests/ResizeQualityTests.swift.
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Benchmarks/make_lanczos_references.py")
 
     /// Runs the reference script into a fresh temporary folder and returns the folder and its cases.
     static func makeReferences() throws -> (URL, [Case]) {

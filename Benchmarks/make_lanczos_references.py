@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Pillow LANCZOS resizes of Kodak images as raw RGBA, for ResizeQualityTests.
+"""Writes Pillow LANCZOS resizes of Kodak images as raw RGBA, for Tests/ImageProcessingTests/ResizeQualityTests.
 
 Usage: make_lanczos_references.py CORPUS_DIR OUT_DIR
 
