@@ -64,7 +64,7 @@ sed 's/^/url = /; s/$/\noutput = \/dev\/null/' "$WORK/urls.txt" > "$WORK/curl.cf
 curl_rate() {
     local start end
     start=$(date +%s.%N)
-    curl -s --parallel --parallel-max "$CONCURRENCY" --config "$WORK/curl.cfg"
+    curl -s --no-progress-meter --parallel --parallel-max "$CONCURRENCY" --config "$WORK/curl.cfg"
     end=$(date +%s.%N)
     python3 -c "print(f'{$REQUESTS / ($end - $start):.1f}')"
 }

@@ -103,6 +103,10 @@ final class CurlMultiEngine: @unchecked Sendable {
             curl_multi_perform(multi, &running)
             collectFinishedTransfers()
             flushPendingBodies()
+            // Refill the slots that just freed before sleeping: nothing else would wake the
+            // poll for them. A newly added handle also makes libcurl's next timeout 0, so the
+            // poll below returns at once and the new transfers start in this pass.
+            startQueuedTransfers()
             if !activeByID.isEmpty || queue.count > 0 || !isShuttingDown {
                 curl_multi_poll(multi, nil, 0, 1000, nil)
             }

@@ -107,7 +107,7 @@ final class CurlTransfer: @unchecked Sendable {
         headDelivered = true
         var declared: curl_off_t = -1
         if let easy { _ = cis_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &declared) }
-        if declared > maxResponseSize {
+        if request.method == .get, declared > maxResponseSize {
             failure = .responseTooLarge(limit: maxResponseSize, declared: Int(declared))
             return false
         }
