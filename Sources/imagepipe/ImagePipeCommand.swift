@@ -7,6 +7,10 @@ struct ImagePipeCommand: AsyncParsableCommand {
         commandName: "imagepipe",
         abstract: "Fetch, decode, process and cache images.",
         subcommands: [
+            InspectCommand.self,
+            ConvertCommand.self,
+            FetchCommand.self,
+            DemoCommand.self,
             BenchCommand.self,
         ]
     )

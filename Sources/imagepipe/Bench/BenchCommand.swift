@@ -11,6 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
             BenchHTTPCommand.self,
             BenchCacheCommand.self,
             BenchResizeCommand.self,
+            BenchThumbnailCommand.self,
         ]
     )
 }

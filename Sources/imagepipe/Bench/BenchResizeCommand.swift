@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ImageCodecs
 import ImageCore
 import ImageProcessing
 
@@ -10,12 +11,13 @@ struct BenchResizeCommand: ParsableCommand {
         commandName: "resize",
         abstract: "Time Resize on an already decoded image (milliseconds per resize).",
         discussion: """
-            FILE is raw RGBA (`.rgba`, 4 bytes per pixel, rows packed, top row first) described \
-            by --source-size WxH. Prints the time per resize; --json prints {"msPerOp": …, …}.
+            FILE is an encoded image (JPEG, PNG, WebP, GIF), or raw RGBA (4 bytes per pixel, rows \
+            packed, top row first) described by --source-size WxH. Prints the time per resize; \
+            --json prints {"msPerOp": …, …}.
             """
     )
 
-    @Argument(help: "Raw .rgba file (with --source-size).")
+    @Argument(help: "An image file, or raw RGBA with --source-size.")
     var file: String
 
     @Option(help: "Source size of a raw file, as WIDTHxHEIGHT.")
@@ -64,11 +66,10 @@ struct BenchResizeCommand: ParsableCommand {
         }
     }
 
-    /// Reads FILE as raw RGBA. Encoded images (PNG, JPEG, ...) are for the decoders to add:
-    /// decode here, then hand the `Image` to `ResizeBenchmark.run`.
+    /// Decodes FILE, or reads it as raw RGBA when --source-size is given.
     private func loadImage() throws -> Image {
         guard let sourceSize else {
-            throw ValidationError("--source-size WxH is required for raw .rgba input")
+            return try Codecs.decode(try Data(contentsOf: URL(fileURLWithPath: file)))
         }
         let parts = sourceSize.lowercased().split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, parts[0] > 0, parts[1] > 0 else {
