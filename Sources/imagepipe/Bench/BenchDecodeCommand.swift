@@ -13,7 +13,7 @@ struct BenchDecodeCommand: AsyncParsableCommand {
         abstract: "Decode every JPEG in a folder: Mpx/s at full size, ms per image at a DCT scale."
     )
 
-    @Argument(help: "Folder of .jpg/.jpeg files.")
+    @Argument(help: "Folder of .jpg/.jpeg files (or one JPEG file).")
     var directory: String
 
     @Option(name: .customLong("repeat"), help: "Timed decodes per file.")
@@ -50,11 +50,21 @@ struct BenchDecodeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let folder = URL(fileURLWithPath: directory, isDirectory: true)
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-        guard !names.isEmpty else { throw ValidationError("no JPEG files in \(directory)") }
-        let inputs = try names.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder) else {
+            throw ValidationError("no such file or folder: \(directory)")
+        }
+        let paths: [URL]
+        if isFolder.boolValue {
+            let folder = URL(fileURLWithPath: directory, isDirectory: true)
+            paths = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+                .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                .map { folder.appendingPathComponent($0) }
+        } else {
+            paths = [URL(fileURLWithPath: directory)]   // one file: lets a script interleave with a peer tool
+        }
+        guard !paths.isEmpty else { throw ValidationError("no JPEG files in \(directory)") }
+        let inputs = try paths.map { ($0.lastPathComponent, try Data(contentsOf: $0)) }
         let (repetitions, scale) = (self.repetitions, self.scale.flatMap(Self.parseScale))
         // One dedicated thread: the measurement is single-threaded and stays off the cooperative pool.
         let pool = BlockingWorkPool(width: 1, name: "imagepipe.bench.decode")
