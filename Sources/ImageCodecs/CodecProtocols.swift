@@ -8,7 +8,8 @@ public struct DecodingOptions: Sendable, Hashable {
     public var maxPixelCount: Int
     /// When set, a decoder that can decode at reduced size (JPEG DCT scaling: 1/2 … 1/8) picks
     /// the smallest scale whose result still covers this size on both sides (shrink on load).
-    /// `nil` decodes at full size. The result's real size is in the returned image.
+    /// `nil` decodes at full size. The result's real size is in the returned image. Sizes are in
+    /// stored orientation (EXIF orientation not applied), like the decoded pixels.
     public var minimumSize: PixelSize?
     /// Whether animated formats decode every frame (`false`: the first frame only).
     public var decodesAllFrames: Bool

@@ -62,11 +62,15 @@ struct JPEGDecoderTests {
         #expect((larger.width, larger.height) == (4000, 3000), "never enlarges")
     }
 
-    @Test("DCT scaling compares the minimum with the displayed (oriented) size")
-    func dctScalingHonoursOrientation() throws {
+    @Test("DCT scaling compares the minimum with the stored size, whatever the EXIF orientation")
+    func dctScalingUsesStoredOrientation() throws {
         let data = try Corpus.data("exif-orientation/Landscape_6.jpg")   // stored 1200x1800, displayed 1800x1200
-        let image = try JPEGDecoder().decode(data, options: DecodingOptions(minimumSize: PixelSize(width: 225, height: 150)))
+        let image = try JPEGDecoder().decode(data, options: DecodingOptions(minimumSize: PixelSize(width: 150, height: 225)))
         #expect((image.width, image.height) == (150, 225))
+        #expect(image.metadata.orientation == .right)
+        // 225 wide in stored orientation needs 1/4 scale (300x450), not 1/8.
+        let wider = try JPEGDecoder().decode(data, options: DecodingOptions(minimumSize: PixelSize(width: 225, height: 150)))
+        #expect((wider.width, wider.height) == (300, 450))
     }
 
     @Test("A 60000x60000 header is refused before any allocation")

@@ -9,8 +9,8 @@ import ImageCore
 /// Pixels are written straight into the ``Image``'s aligned buffer. The EXIF orientation is
 /// read into the metadata, not applied. When ``DecodingOptions/minimumSize`` is set, the
 /// decoder uses libjpeg's DCT scaling (1/8 … 7/8) to decode at the smallest size that still
-/// covers it: much faster for thumbnails. The minimum is compared with the displayed size, so for
-/// orientations 5–8 (rotated by 90°) its width is matched against the stored height. Truncated or damaged data throws
+/// covers it: much faster for thumbnails. Like every size in the codecs, the minimum is in stored
+/// orientation (callers that think in displayed size swap it for orientations 5–8). Truncated or damaged data throws
 /// ``ImagePipelineError/corruptData(format:message:)``, never a partly grey image.
 ///
 /// ```swift
@@ -82,9 +82,7 @@ public struct JPEGDecoder: ImageDecoding {
         let markers = JPEGMarkerScanner.summary(of: bytes)
 
         var target = PixelSize(width: header.width, height: header.height)
-        if var minimum = options.minimumSize {
-            // The minimum is meant for the displayed image; the decode happens in stored orientation.
-            if markers.orientation.swapsDimensions { minimum = PixelSize(width: minimum.height, height: minimum.width) }
+        if let minimum = options.minimumSize {
             target = JPEGScaling.scaledSize(width: header.width, height: header.height, covering: minimum)
         }
 
