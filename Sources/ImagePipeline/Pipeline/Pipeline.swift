@@ -153,15 +153,8 @@ public actor Pipeline {
                       processors: request.processors.map(\.identifier).joined(separator: "|"))
     }
 
-    /// Shrink-on-load advice from the first processor, when it is one that can work from a
-    /// reduced decode (a downscaling resize). Probed with a very large source: a processor that
-    /// never accepts a reduced input answers `nil` for every size.
     static func shrinkOnLoad(for request: ImageRequest) -> ShrinkOnLoad? {
-        guard let first = request.processors.first,
-              first.minimumInputSize(for: PixelSize(width: 1 << 20, height: 1 << 20)) != nil else { return nil }
-        return ShrinkOnLoad(identifier: first.identifier) { original in
-            first.minimumInputSize(for: original)
-        }
+        ShrinkOnLoad(processors: request.processors)
     }
 
     // MARK: In-flight tables (join or start)

@@ -34,7 +34,8 @@ enum DecodeStage {
             var options = DecodingOptions(maxPixelCount: maxPixelCount)
             if let shrink {
                 let header = try decoder.readHeader(data)
-                options.minimumSize = shrink.minimumDecodeSize(PixelSize(width: header.width, height: header.height))
+                options.minimumSize = shrink.minimumDecodeSize(PixelSize(width: header.width, height: header.height),
+                                                               orientation: header.orientation)
             }
             return try decoder.decode(data, options: options)
         }

@@ -56,7 +56,8 @@ struct FetchCommand: AsyncParsableCommand {
         let targets = try readTargets()
         let pipeline = try await makePipeline()
         let outputDirectory = try output.map(prepareOutputDirectory)
-        var processors: [any ImageProcessor] = []
+        // Upright first: the re-encoded files carry no EXIF orientation.
+        var processors: [any ImageProcessor] = [Orient()]
         if let maxSize { processors.append(Resize(width: maxSize, height: maxSize, mode: .fit, upscale: false)) }
 
         let progress = ProgressReporter(total: targets.count, interactive: isatty(STDERR_FILENO) == 1 && !json)
