@@ -4,41 +4,57 @@
 /// allocation, no reference counting on the hot path); freed slots are reused. Every
 /// operation is O(1): look-up, move to front, insert at front, remove, remove the least
 /// recent. Both caches keep their recency order in one of these.
+///
+/// Everything is `@inlinable` so a client module using `MemoryCache<SomeKey, SomeValue>`
+/// gets code specialised for its types: unspecialised generic code spends most of its time
+/// looking up type metadata (see Benchmarks/memory-cache.sh).
+@usableFromInline
 struct LRUList<Key: Hashable, Payload> {
     /// A slot in `nodes`; `key` and `payload` are nil while the slot is on the free list.
-    private struct Node {
-        var key: Key?
-        var payload: Payload?
-        var previous: Int   // towards the front (more recent); `none` at the head
-        var next: Int       // towards the tail (less recent); `none` at the tail
+    @usableFromInline
+    struct Node {
+        @usableFromInline var key: Key?
+        @usableFromInline var payload: Payload?
+        @usableFromInline var previous: Int   // towards the front (more recent); `none` at the head
+        @usableFromInline var next: Int       // towards the tail (less recent); `none` at the tail
+
+        @inlinable
+        init(key: Key?, payload: Payload?, previous: Int, next: Int) {
+            self.key = key
+            self.payload = payload
+            self.previous = previous
+            self.next = next
+        }
     }
 
-    private static var none: Int { -1 }
+    @inlinable static var none: Int { -1 }
 
-    private var nodes: [Node] = []
-    private var freeSlots: [Int] = []
-    private var indexByKey: [Key: Int] = [:]
-    private var head = LRUList.none   // most recently used
-    private var tail = LRUList.none   // least recently used
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var indexByKey: [Key: Int] = [:]
+    @usableFromInline var head = LRUList.none   // most recently used
+    @usableFromInline var tail = LRUList.none   // least recently used
 
-    var count: Int { indexByKey.count }
-    var isEmpty: Bool { indexByKey.isEmpty }
+    @inlinable init() {}
+
+    @inlinable var count: Int { indexByKey.count }
+    @inlinable var isEmpty: Bool { indexByKey.isEmpty }
 
     /// The payload for `key`, without changing the order.
-    func peek(_ key: Key) -> Payload? {
+    @inlinable func peek(_ key: Key) -> Payload? {
         guard let index = indexByKey[key] else { return nil }
         return nodes[index].payload
     }
 
     /// The payload for `key`, moving the entry to the front.
-    mutating func touch(_ key: Key) -> Payload? {
+    @inlinable mutating func touch(_ key: Key) -> Payload? {
         guard let index = indexByKey[key] else { return nil }
         moveToFront(index)
         return nodes[index].payload
     }
 
     /// Inserts or replaces the entry for `key` at the front; returns the payload it replaced.
-    @discardableResult
+    @inlinable @discardableResult
     mutating func insertAtFront(_ key: Key, _ payload: Payload) -> Payload? {
         if let index = indexByKey[key] {
             let old = nodes[index].payload
@@ -64,7 +80,7 @@ struct LRUList<Key: Hashable, Payload> {
 
     /// Inserts an entry at the back (least recent end); used when rebuilding an order oldest first
     /// would be backwards. Replaces an existing entry in place of its old position.
-    mutating func insertAtBack(_ key: Key, _ payload: Payload) {
+    @inlinable mutating func insertAtBack(_ key: Key, _ payload: Payload) {
         if indexByKey[key] != nil { _ = remove(key) }
         let node = Node(key: key, payload: payload, previous: tail, next: LRUList.none)
         let index: Int
@@ -82,20 +98,20 @@ struct LRUList<Key: Hashable, Payload> {
     }
 
     /// Removes the entry for `key`; returns its payload.
-    @discardableResult
+    @inlinable @discardableResult
     mutating func remove(_ key: Key) -> Payload? {
         guard let index = indexByKey.removeValue(forKey: key) else { return nil }
         return release(index).payload
     }
 
     /// The least recently used entry, without removing it.
-    var leastRecent: (key: Key, payload: Payload)? {
+    @inlinable var leastRecent: (key: Key, payload: Payload)? {
         guard tail != LRUList.none, let key = nodes[tail].key, let payload = nodes[tail].payload else { return nil }
         return (key, payload)
     }
 
     /// Removes and returns the least recently used entry.
-    mutating func removeLeastRecent() -> (key: Key, payload: Payload)? {
+    @inlinable mutating func removeLeastRecent() -> (key: Key, payload: Payload)? {
         guard tail != LRUList.none else { return nil }
         let index = tail
         guard let key = nodes[index].key else { return nil }
@@ -106,7 +122,7 @@ struct LRUList<Key: Hashable, Payload> {
     }
 
     /// Keys from the most to the least recently used (O(n); for tests and diagnostics).
-    var keysMostRecentFirst: [Key] {
+    @inlinable var keysMostRecentFirst: [Key] {
         var keys: [Key] = []
         keys.reserveCapacity(count)
         var index = head
@@ -117,7 +133,7 @@ struct LRUList<Key: Hashable, Payload> {
         return keys
     }
 
-    mutating func removeAll() {
+    @inlinable mutating func removeAll() {
         nodes.removeAll()
         freeSlots.removeAll()
         indexByKey.removeAll()
@@ -127,7 +143,7 @@ struct LRUList<Key: Hashable, Payload> {
 
     // MARK: Links
 
-    private mutating func unlink(_ index: Int) {
+    @inlinable mutating func unlink(_ index: Int) {
         let previous = nodes[index].previous
         let next = nodes[index].next
         if previous != LRUList.none { nodes[previous].next = next } else { head = next }
@@ -136,7 +152,7 @@ struct LRUList<Key: Hashable, Payload> {
         nodes[index].next = LRUList.none
     }
 
-    private mutating func moveToFront(_ index: Int) {
+    @inlinable mutating func moveToFront(_ index: Int) {
         guard index != head else { return }
         unlink(index)
         nodes[index].next = head
@@ -146,7 +162,7 @@ struct LRUList<Key: Hashable, Payload> {
     }
 
     /// Unlinks slot `index`, clears it (dropping the key and payload references) and frees it.
-    private mutating func release(_ index: Int) -> (key: Key?, payload: Payload?) {
+    @inlinable mutating func release(_ index: Int) -> (key: Key?, payload: Payload?) {
         unlink(index)
         let released = (nodes[index].key, nodes[index].payload)
         nodes[index].key = nil

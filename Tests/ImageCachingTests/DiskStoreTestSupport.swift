@@ -109,8 +109,9 @@ final class FaultyFileSystem: DiskFileSystem, @unchecked Sendable {
     func syncDirectory(_ path: String) throws(FileSystemError) { record(); try real.syncDirectory(path) }
 }
 
-/// Deterministic bytes for a key and version: a splitmix64 stream seeded by FNV-1a of both.
-/// The same derivation is in Tests/DiskStoreStress/main.swift (the child process writes it).
+/// Deterministic bytes for a key and version: 32 bytes of a splitmix64 stream seeded by
+/// FNV-1a of both, repeated to a derived length of 32 KB to 1 MB (cheap to make and check, and
+/// large enough that a kill often lands inside the write itself).
 func stressContent(key: String, version: Int) -> Data {
     var seed: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in "\(key)#\(version)".utf8 { seed = (seed ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
@@ -122,10 +123,16 @@ func stressContent(key: String, version: Int) -> Data {
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
     }
-    let length = 256 + Int(next() % 48_000)
-    var data = Data(count: length)
-    data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-        for index in 0 ..< length { buffer[index] = UInt8(truncatingIfNeeded: next() >> 13) }
-    }
+    let length = (32 << 10) + Int(next() % UInt64(1 << 20))
+    var block = Data()
+    for _ in 0 ..< 4 { withUnsafeBytes(of: next()) { block.append(contentsOf: $0) } }
+    var data = Data(capacity: length)
+    while data.count < length { data.append(block.prefix(length - data.count)) }
     return data
+}
+
+/// Small deterministic bytes (1 KB to 25 KB) for the in-process store tests.
+func sample(_ key: String, _ version: Int) -> Data {
+    let full = stressContent(key: key, version: version)
+    return full.prefix(1024 + full.count % (24 << 10))
 }
