@@ -71,6 +71,19 @@ final class ChildProcess: @unchecked Sendable {
 
     func kill() { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
 
+    /// Reads lines until `predicate` accepts one, then, off the cooperative pool, waits the
+    /// microseconds `delay` picks for that line and sends SIGKILL. Returns the line (nil if the
+    /// child ended first). The wait only chooses *where* in the child's work the kill lands.
+    func kill(afterLine predicate: @escaping @Sendable (String) -> Bool,
+              delay: @escaping @Sendable (String) -> UInt32) async throws -> String? {
+        guard let line = try await readLine(until: predicate) else { return nil }
+        try await BlockingWorkPool.shared.run { [self] in
+            usleep(delay(line))
+            kill()
+        }
+        return line
+    }
+
     /// Waits for the child to end (off the cooperative pool); returns its status and reason.
     func wait() async throws -> (status: Int32, reason: Process.TerminationReason) {
         try await BlockingWorkPool.shared.run { [self] in
@@ -82,6 +95,12 @@ final class ChildProcess: @unchecked Sendable {
 
 @Suite("Disk store crash safety")
 struct DiskStoreCrashTests {
+    /// n from a "wrote n µs" progress line (0 for any other line).
+    static func written(_ line: String) -> Int {
+        let fields = line.split(separator: " ")
+        return fields.count == 3 && fields[0] == "wrote" ? Int(fields[1]) ?? 0 : 0
+    }
+
     @Test("the stress child is built next to the tests")
     func stressBinaryIsBuilt() {
         #expect(StressBinary.locate() != nil, "diskstore-stress not found: run `swift build --build-tests` first")
@@ -96,16 +115,18 @@ struct DiskStoreCrashTests {
         var next = 0                 // the next write number a child starts from
         // Several rounds: each kill lands at a random point of a store() call; over the rounds
         // some land inside the file write, which a non-atomic store would leave torn.
-        for round in 0 ..< 6 {
+        for round in 0 ..< 12 {
             let target = next + keyCount + 40   // every key rewritten in each round
             let child = try ChildProcess(binary, arguments: ["storm", directory.url.path, "\(next)"])
-            let line = try await child.readLine { line in
-                line.hasPrefix("wrote ") && (Int(line.dropFirst(6)) ?? 0) >= target
-            }
-            child.kill()
+            // Kill at a random point of the next store() call: the child reports how long its last
+            // one took, and the kill waits a random part of that (otherwise it would always land
+            // in the cheap work right after the report, never inside a file write).
+            let line = try await child.kill(afterLine: { Self.written($0) >= target }, delay: { line in
+                UInt32.random(in: 0 ... max(1, UInt32(line.split(separator: " ").last.flatMap { Int($0) } ?? 1000)))
+            })
             let ended = try await child.wait()
             #expect(ended.reason == .uncaughtSignal && ended.status == SIGKILL)
-            let reported = try #require(line.flatMap { Int($0.dropFirst(6)) }, "round \(round): the child died early")
+            let reported = try #require(line.map(Self.written), "round \(round): the child died early")
 
             let store = try await DiskStore(directory: directory.url, configuration: .init(sizeLimit: 1 << 40),
                                             logger: quietLogger)
