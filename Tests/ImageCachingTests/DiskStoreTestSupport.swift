@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import ImageCaching
 
 /// A fresh directory under the system temp folder; `remove()` deletes it.
@@ -52,7 +55,7 @@ final class FaultyFileSystem: DiskFileSystem, @unchecked Sendable {
     private let real = POSIXFileSystem()
     private var _failWritesAfterBytes: Int?
     private var _failMoves = false
-    private var _threadNames: Set<String> = []
+    private var _threadIDs: Set<pthread_t> = []
 
     /// Writes fail with ENOSPC after this many bytes of a file (leaving a partial temp file).
     var failWritesAfterBytes: Int? {
@@ -64,12 +67,12 @@ final class FaultyFileSystem: DiskFileSystem, @unchecked Sendable {
         get { lock.withLock { _failMoves } }
         set { lock.withLock { _failMoves = newValue } }
     }
-    /// Names of the threads file operations ran on.
-    var threadNames: Set<String> { lock.withLock { _threadNames } }
+    /// POSIX ids of the threads file operations ran on.
+    var threadIDs: Set<pthread_t> { lock.withLock { _threadIDs } }
 
     private func record() {
-        let name = Thread.current.name ?? "<unnamed>"
-        lock.withLock { _ = _threadNames.insert(name) }
+        let id = pthread_self()
+        lock.withLock { _ = _threadIDs.insert(id) }
     }
 
     func createDirectory(_ path: String) throws(FileSystemError) { record(); try real.createDirectory(path) }

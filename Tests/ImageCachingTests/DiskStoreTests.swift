@@ -264,8 +264,8 @@ struct DiskStoreTests {
         try await store.store(Data("x".utf8), forKey: "a")
         _ = await store.entry(forKey: "a")
         await store.removeAll()
-        #expect(!fileSystem.threadNames.isEmpty)
-        #expect(fileSystem.threadNames == [store.threadName])   // init's rebuild included
+        let storeThread = try #require(store.executor.threadID)
+        #expect(fileSystem.threadIDs == [storeThread])   // init's rebuild included
     }
 
     @Test("a failed write (disk full, failed rename) throws, leaves no temp file and changes nothing")
