@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A serial executor that runs every job on one thread of its own.
 ///
@@ -35,7 +40,11 @@ final class DedicatedThreadExecutor: SerialExecutor {
     }
 
     /// Whether the caller runs on this executor's thread.
-    var isCurrentThread: Bool { queue.isRunnerThread }
+    var isCurrentThread: Bool { queue.runnerThreadID.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+
+    /// The POSIX id of the executor's thread, once it runs (thread names are unreliable on
+    /// Linux: a new thread starts with its creator's name, and names are cut to 15 bytes).
+    var threadID: pthread_t? { queue.runnerThreadID }
 }
 
 /// A FIFO of jobs guarded by a condition variable; the executor's thread drains it.
@@ -46,7 +55,7 @@ private final class ExecutorJobQueue: @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     private var head = 0
     private var finished = false
-    private var runner: Thread?
+    private var runner: pthread_t?
 
     func enqueue(_ job: UnownedJob) {
         condition.lock()
@@ -62,16 +71,16 @@ private final class ExecutorJobQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    var isRunnerThread: Bool {
+    var runnerThreadID: pthread_t? {
         condition.lock()
         defer { condition.unlock() }
-        return runner === Thread.current
+        return runner
     }
 
     /// Runs jobs in order until `finish()` was called and no job is left.
     func runJobs(on executor: UnownedSerialExecutor) {
         condition.lock()
-        runner = Thread.current
+        runner = pthread_self()
         condition.unlock()
         while true {
             condition.lock()

@@ -48,7 +48,7 @@ public actor DiskStore {
     /// Limits, expiry and durability.
     public nonisolated let configuration: DiskStoreConfiguration
 
-    let executor: DedicatedThreadExecutor
+    nonisolated let executor: DedicatedThreadExecutor
     let fileSystem: any DiskFileSystem
     let logger: Logger
     let now: @Sendable () -> Date
@@ -91,7 +91,7 @@ public actor DiskStore {
         try rebuildIndex()
     }
 
-    /// The name of the thread every file operation runs on (for diagnostics and tests).
+    /// The name of the thread every file operation runs on (for diagnostics).
     public nonisolated var threadName: String { executor.threadName }
 
     // MARK: Reading

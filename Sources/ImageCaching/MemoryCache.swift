@@ -13,18 +13,29 @@ import ImageCore
 /// await cache.set(image, forKey: "https://example.com/a.jpg|resize(256x256,fill)")
 /// if let hit = await cache.value(forKey: "https://example.com/a.jpg|resize(256x256,fill)") { … }
 /// ```
+///
+/// The hot paths are `@inlinable`, so the module that picks `Key` and `Value` gets code
+/// specialised for them (see `Benchmarks/memory-cache.sh`).
 public actor MemoryCache<Key: Hashable & Sendable, Value: Sendable> {
-    private struct Entry {
-        var value: Value
-        var cost: Int
-        var storedAt: ContinuousClock.Instant
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var value: Value
+        @usableFromInline var cost: Int
+        @usableFromInline var storedAt: ContinuousClock.Instant
+
+        @inlinable
+        init(value: Value, cost: Int, storedAt: ContinuousClock.Instant) {
+            self.value = value
+            self.cost = cost
+            self.storedAt = storedAt
+        }
     }
 
     /// The limits this cache enforces.
     public let configuration: MemoryCacheConfiguration
-    private let now: @Sendable () -> ContinuousClock.Instant
-    private var entries = LRUList<Key, Entry>()
-    private var counters = MemoryCacheStatistics()
+    @usableFromInline let now: @Sendable () -> ContinuousClock.Instant
+    @usableFromInline var entries = LRUList<Key, Entry>()
+    @usableFromInline var counters = MemoryCacheStatistics()
 
     /// Makes an empty cache.
     /// - Parameters:
@@ -38,6 +49,7 @@ public actor MemoryCache<Key: Hashable & Sendable, Value: Sendable> {
 
     /// The value for `key`, or nil. A hit makes the entry the most recently used; an entry
     /// past its time to live is removed and reported as a miss.
+    @inlinable
     public func value(forKey key: Key) -> Value? {
         guard let entry = entries.touch(key) else {
             counters.misses += 1
@@ -59,7 +71,7 @@ public actor MemoryCache<Key: Hashable & Sendable, Value: Sendable> {
     /// A value whose `cost` alone is over the per-entry limit is not stored, and any previous
     /// value for the key is removed (so a read never returns the superseded one).
     /// - Returns: whether the value was stored.
-    @discardableResult
+    @inlinable @discardableResult
     public func set(_ value: Value, forKey key: Key, cost: Int) -> Bool {
         let cost = max(0, cost)
         guard cost <= configuration.maxEntryCost, configuration.countLimit > 0 else {
@@ -78,7 +90,7 @@ public actor MemoryCache<Key: Hashable & Sendable, Value: Sendable> {
     }
 
     /// Removes the entry for `key`; returns its value if there was one.
-    @discardableResult
+    @inlinable @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
         guard let old = entries.remove(key) else { return nil }
         counters.totalCost -= old.cost
@@ -107,7 +119,8 @@ public actor MemoryCache<Key: Hashable & Sendable, Value: Sendable> {
     public var keysByRecency: [Key] { entries.keysMostRecentFirst }
 
     /// Evicts from the tail until both totals are at their purge targets.
-    private func purge() {
+    @inlinable
+    func purge() {
         let costTarget = configuration.costPurgeTarget
         let countTarget = configuration.countPurgeTarget
         let overCost = counters.totalCost > configuration.costLimit
@@ -122,7 +135,7 @@ public actor MemoryCache<Key: Hashable & Sendable, Value: Sendable> {
 
 extension MemoryCache where Value == Image {
     /// Stores a decoded image, charging its pixel memory (``Image/cost``: bytes per row × height × frames).
-    @discardableResult
+    @inlinable @discardableResult
     public func set(_ image: Image, forKey key: Key) -> Bool {
         set(image, forKey: key, cost: image.cost)
     }

@@ -39,10 +39,13 @@ public struct MemoryCacheConfiguration: Sendable, Equatable {
     }
 
     /// The largest cost a single entry may have and still be stored.
+    @inlinable
     var maxEntryCost: Int { Int(Double(costLimit) * maxEntryCostFraction) }
     /// Total cost the cache purges down to once over ``costLimit``.
+    @inlinable
     var costPurgeTarget: Int { Int(Double(costLimit) * purgeTarget) }
     /// Count the cache purges down to once over ``countLimit``.
+    @inlinable
     var countPurgeTarget: Int {
         countLimit == .max ? .max : min(countLimit, Int(Double(countLimit) * purgeTarget))
     }

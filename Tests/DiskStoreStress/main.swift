@@ -1,7 +1,10 @@
 // diskstore-stress: a child process for the DiskStore crash and write-failure tests.
 //
-//   diskstore-stress storm <directory>   writes entries forever, printing "wrote <n>" after each;
-//                                        the test kills it with SIGKILL mid-storm.
+//   diskstore-stress storm <directory> <first>
+//                                        writes entries forever, write number <first> onwards,
+//                                        printing "wrote <n> <microseconds the store took>"
+//                                        ("wrote n": writes 0..<n are done); the test kills
+//                                        it with SIGKILL mid-storm, then starts it again.
 //   diskstore-stress fsize <directory>   lowers RLIMIT_FSIZE, provokes a failing write (EFBIG) and
 //                                        checks the store stayed consistent; prints "RESULT ok".
 //
@@ -14,7 +17,9 @@ import ImageCore
 import Glibc
 #endif
 
-/// Deterministic bytes for a key and version: a splitmix64 stream seeded by FNV-1a of both.
+/// Deterministic bytes for a key and version: 32 bytes of a splitmix64 stream seeded by
+/// FNV-1a of both, repeated to a derived length of 32 KB to 1 MB (cheap to make and check, and
+/// large enough that a kill often lands inside the write itself).
 func stressContent(key: String, version: Int) -> Data {
     var seed: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in "\(key)#\(version)".utf8 { seed = (seed ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
@@ -26,10 +31,16 @@ func stressContent(key: String, version: Int) -> Data {
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
     }
-    let length = 256 + Int(next() % 48_000)
+    let length = (32 << 10) + Int(next() % UInt64(1 << 20))
     var data = Data(count: length)
     data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-        for index in 0 ..< length { buffer[index] = UInt8(truncatingIfNeeded: next() >> 13) }
+        for word in 0 ..< 4 { buffer.storeBytes(of: next(), toByteOffset: word * 8, as: UInt64.self) }
+        var filled = 32
+        while filled < length {   // double the filled prefix with memcpy: fast even in debug builds
+            let count = min(filled, length - filled)
+            (buffer.baseAddress! + filled).copyMemory(from: buffer.baseAddress!, byteCount: count)
+            filled += count
+        }
     }
     return data
 }
@@ -39,15 +50,18 @@ func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-func storm(_ directory: URL) async throws {
-    let store = try await DiskStore(directory: directory, configuration: .init(sizeLimit: 1 << 30))
+func storm(_ directory: URL, first: Int) async throws {
+    let store = try await DiskStore(directory: directory, configuration: .init(sizeLimit: 1 << 40))
     let keyCount = 150
-    for written in 0 ..< 10_000_000 {
+    for written in first ..< first + 10_000_000 {
         let key = "key-\(written % keyCount)"
         let version = written / keyCount
         let attributes = DiskEntryAttributes(validators: DiskEntryValidators(etag: "v\(version)"))
-        try await store.store(stressContent(key: key, version: version), forKey: key, attributes: attributes)
-        say("wrote \(written + 1)")
+        let data = stressContent(key: key, version: version)
+        let started = ContinuousClock.now
+        try await store.store(data, forKey: key, attributes: attributes)
+        let microseconds = (ContinuousClock.now - started) / .microseconds(1)
+        say("wrote \(written + 1) \(Int(microseconds))")   // the parent aims its kill with the duration
     }
 }
 
@@ -94,14 +108,14 @@ func fileSizeLimit(_ directory: URL) async throws {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: diskstore-stress storm|fsize <directory>\n".utf8))
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: diskstore-stress storm <directory> <first> | fsize <directory>\n".utf8))
     exit(2)
 }
 let directory = URL(fileURLWithPath: arguments[2], isDirectory: true)
 do {
     switch arguments[1] {
-    case "storm": try await storm(directory)
+    case "storm": try await storm(directory, first: arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0)
     case "fsize": try await fileSizeLimit(directory)
     default:
         FileHandle.standardError.write(Data("unknown mode \(arguments[1])\n".utf8))

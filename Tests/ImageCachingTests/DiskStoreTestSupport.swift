@@ -1,5 +1,8 @@
 import Foundation
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import ImageCaching
 
 /// A fresh directory under the system temp folder; `remove()` deletes it.
@@ -52,7 +55,7 @@ final class FaultyFileSystem: DiskFileSystem, @unchecked Sendable {
     private let real = POSIXFileSystem()
     private var _failWritesAfterBytes: Int?
     private var _failMoves = false
-    private var _threadNames: Set<String> = []
+    private var _threadIDs: Set<pthread_t> = []
 
     /// Writes fail with ENOSPC after this many bytes of a file (leaving a partial temp file).
     var failWritesAfterBytes: Int? {
@@ -64,12 +67,12 @@ final class FaultyFileSystem: DiskFileSystem, @unchecked Sendable {
         get { lock.withLock { _failMoves } }
         set { lock.withLock { _failMoves = newValue } }
     }
-    /// Names of the threads file operations ran on.
-    var threadNames: Set<String> { lock.withLock { _threadNames } }
+    /// POSIX ids of the threads file operations ran on.
+    var threadIDs: Set<pthread_t> { lock.withLock { _threadIDs } }
 
     private func record() {
-        let name = Thread.current.name ?? "<unnamed>"
-        lock.withLock { _ = _threadNames.insert(name) }
+        let id = pthread_self()
+        lock.withLock { _ = _threadIDs.insert(id) }
     }
 
     func createDirectory(_ path: String) throws(FileSystemError) { record(); try real.createDirectory(path) }
@@ -109,8 +112,9 @@ final class FaultyFileSystem: DiskFileSystem, @unchecked Sendable {
     func syncDirectory(_ path: String) throws(FileSystemError) { record(); try real.syncDirectory(path) }
 }
 
-/// Deterministic bytes for a key and version: a splitmix64 stream seeded by FNV-1a of both.
-/// The same derivation is in Tests/DiskStoreStress/main.swift (the child process writes it).
+/// Deterministic bytes for a key and version: 32 bytes of a splitmix64 stream seeded by
+/// FNV-1a of both, repeated to a derived length of 32 KB to 1 MB (cheap to make and check, and
+/// large enough that a kill often lands inside the write itself).
 func stressContent(key: String, version: Int) -> Data {
     var seed: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in "\(key)#\(version)".utf8 { seed = (seed ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
@@ -122,10 +126,22 @@ func stressContent(key: String, version: Int) -> Data {
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
         return z ^ (z >> 31)
     }
-    let length = 256 + Int(next() % 48_000)
+    let length = (32 << 10) + Int(next() % UInt64(1 << 20))
     var data = Data(count: length)
     data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-        for index in 0 ..< length { buffer[index] = UInt8(truncatingIfNeeded: next() >> 13) }
+        for word in 0 ..< 4 { buffer.storeBytes(of: next(), toByteOffset: word * 8, as: UInt64.self) }
+        var filled = 32
+        while filled < length {   // double the filled prefix with memcpy: fast even in debug builds
+            let count = min(filled, length - filled)
+            (buffer.baseAddress! + filled).copyMemory(from: buffer.baseAddress!, byteCount: count)
+            filled += count
+        }
     }
     return data
+}
+
+/// Small deterministic bytes (1 KB to 25 KB) for the in-process store tests.
+func sample(_ key: String, _ version: Int) -> Data {
+    let full = stressContent(key: key, version: version)
+    return full.prefix(1024 + full.count % (24 << 10))
 }

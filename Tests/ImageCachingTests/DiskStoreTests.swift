@@ -16,7 +16,7 @@ struct DiskStoreTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let clock = ManualClock()
-        let data = stressContent(key: "a", version: 0)
+        let data = sample("a", 0)
         let attributes = DiskEntryAttributes(contentType: "image/png", expiresAt: clock.date.addingTimeInterval(60),
                                              validators: DiskEntryValidators(etag: "\"abc\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT"))
         do {
@@ -61,7 +61,7 @@ struct DiskStoreTests {
         defer { directory.remove() }
         do {
             let store = try await open(directory)
-            for key in ["a", "b", "c"] { try await store.store(stressContent(key: key, version: 0), forKey: key) }
+            for key in ["a", "b", "c"] { try await store.store(sample(key, 0), forKey: key) }
             _ = await store.entry(forKey: "a")
         }
         let reopened = try await open(directory)
@@ -77,9 +77,9 @@ struct DiskStoreTests {
         defer { directory.remove(); other.remove() }
         do {
             let store = try await open(directory)
-            for key in ["a", "b", "c"] { try await store.store(stressContent(key: key, version: 0), forKey: key) }
+            for key in ["a", "b", "c"] { try await store.store(sample(key, 0), forKey: key) }
             let elsewhere = try await open(other)
-            try await elsewhere.store(stressContent(key: "d", version: 0), forKey: "d")
+            try await elsewhere.store(sample("d", 0), forKey: "d")
         }
         try FileManager.default.removeItem(at: entryFileURL(directory.url, key: "b"))
         let moved = entryFileURL(directory.url, key: "d")
@@ -98,7 +98,7 @@ struct DiskStoreTests {
         #expect(statistics.entries == 3)
         #expect(statistics.tempFilesRemoved == 1)
         #expect(statistics.damagedEntriesRemoved == 1)   // the entry under another key's name
-        for key in ["a", "c", "d"] { #expect(await store.entry(forKey: key)?.data == stressContent(key: key, version: 0)) }
+        for key in ["a", "c", "d"] { #expect(await store.entry(forKey: key)?.data == sample(key, 0)) }
         #expect(await store.entry(forKey: "b") == nil)
         let files = try StoreFiles(directory.url)
         #expect(files.entries.count == 3 && files.temporaries.isEmpty)
@@ -117,8 +117,8 @@ struct DiskStoreTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await open(directory)
-        try await store.store(stressContent(key: "a", version: 0), forKey: "a")
-        try await store.store(stressContent(key: "b", version: 0), forKey: "b")
+        try await store.store(sample("a", 0), forKey: "a")
+        try await store.store(sample("b", 0), forKey: "b")
         let file = entryFileURL(directory.url, key: "a")
         var bytes = try Data(contentsOf: file)
         switch damage {
@@ -134,7 +134,7 @@ struct DiskStoreTests {
         #expect(statistics.damagedEntriesRemoved == 1)
         #expect(statistics.entries == 1)
         #expect(statistics.bytes == (try StoreFiles(directory.url)).totalBytes)
-        #expect(await store.entry(forKey: "b")?.data == stressContent(key: "b", version: 0))
+        #expect(await store.entry(forKey: "b")?.data == sample("b", 0))
     }
 
     @Test("a damaged file is also caught by the rebuild at start")
@@ -143,7 +143,7 @@ struct DiskStoreTests {
         defer { directory.remove() }
         do {
             let store = try await open(directory)
-            try await store.store(stressContent(key: "a", version: 0), forKey: "a")
+            try await store.store(sample("a", 0), forKey: "a")
         }
         let file = entryFileURL(directory.url, key: "a")
         var bytes = try Data(contentsOf: file)
@@ -166,7 +166,7 @@ struct DiskStoreTests {
         var sawSweep = false
         while written < 3 * limit {
             let key = "k\(index)"
-            let data = stressContent(key: key, version: 0)
+            let data = sample(key, 0)
             try await store.store(data, forKey: key)
             _ = await store.entry(forKey: "k0")   // keep k0 the most recently used
             written += data.count
@@ -202,7 +202,7 @@ struct DiskStoreTests {
         defer { directory.remove() }
         let clock = ManualClock()
         let store = try await open(directory, clock: clock)
-        let data = stressContent(key: "a", version: 0)
+        let data = sample("a", 0)
         let validators = DiskEntryValidators(etag: "\"v1\"")
         try await store.store(data, forKey: "a", attributes: .init(expiresAt: clock.date.addingTimeInterval(60), validators: validators))
         try await store.store(data, forKey: "plain", attributes: .init(expiresAt: clock.date.addingTimeInterval(60)))
@@ -245,7 +245,7 @@ struct DiskStoreTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try await open(directory)
-        for key in ["a", "b", "c"] { try await store.store(stressContent(key: key, version: 0), forKey: key) }
+        for key in ["a", "b", "c"] { try await store.store(sample(key, 0), forKey: key) }
         await store.remove(key: "b")
         #expect(await store.entry(forKey: "b") == nil)
         #expect(await store.totalBytes == (try StoreFiles(directory.url)).totalBytes)
@@ -264,8 +264,8 @@ struct DiskStoreTests {
         try await store.store(Data("x".utf8), forKey: "a")
         _ = await store.entry(forKey: "a")
         await store.removeAll()
-        #expect(!fileSystem.threadNames.isEmpty)
-        #expect(fileSystem.threadNames == [store.threadName])   // init's rebuild included
+        let storeThread = try #require(store.executor.threadID)
+        #expect(fileSystem.threadIDs == [storeThread])   // init's rebuild included
     }
 
     @Test("a failed write (disk full, failed rename) throws, leaves no temp file and changes nothing")
@@ -274,13 +274,13 @@ struct DiskStoreTests {
         defer { directory.remove() }
         let fileSystem = FaultyFileSystem()
         let store = try await open(directory, .init(sizeLimit: 200_000), fileSystem: fileSystem)
-        for key in ["a", "b", "c"] { try await store.store(stressContent(key: key, version: 0), forKey: key) }
+        for key in ["a", "b", "c"] { try await store.store(sample(key, 0), forKey: key) }
         let before = await store.statistics
         let order = await store.fileNamesByRecency
 
         fileSystem.failWritesAfterBytes = 1000
         await #expect(throws: ImagePipelineError.self) {
-            try await store.store(stressContent(key: "a", version: 1), forKey: "a")
+            try await store.store(sample("a", 1), forKey: "a")
         }
         fileSystem.failWritesAfterBytes = nil
         fileSystem.failMoves = true
@@ -296,7 +296,7 @@ struct DiskStoreTests {
         let files = try StoreFiles(directory.url)
         #expect(files.temporaries.isEmpty)
         #expect(files.totalBytes == after.bytes)
-        #expect(await store.entry(forKey: "a")?.data == stressContent(key: "a", version: 0))   // old value intact
+        #expect(await store.entry(forKey: "a")?.data == sample("a", 0))   // old value intact
         #expect(await store.entry(forKey: "new") == nil)
     }
 }
