@@ -5,9 +5,10 @@
 /// operation is O(1): look-up, move to front, insert at front, remove, remove the least
 /// recent. Both caches keep their recency order in one of these.
 ///
-/// Everything is `@inlinable` so a client module using `MemoryCache<SomeKey, SomeValue>`
-/// gets code specialised for its types: unspecialised generic code spends most of its time
-/// looking up type metadata (see Benchmarks/memory-cache.sh).
+/// Everything is `@inlinable` so a client module using `MemoryCache<SomeKey, SomeValue>` can
+/// get code specialised for its types. In the benchmark (Swift 6.3) calls into the actor still
+/// ran the unspecialised code, whose cost is mostly type-metadata look-ups; keeping the links
+/// in plain Int arrays cut that share from about 26 % to 8 % of the profile.
 @usableFromInline
 struct LRUList<Key: Hashable, Payload> {
     // Structure of arrays: slot i holds keys[i], payloads[i] and its links. The links live in

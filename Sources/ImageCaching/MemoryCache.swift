@@ -14,8 +14,9 @@ import ImageCore
 /// if let hit = await cache.value(forKey: "https://example.com/a.jpg|resize(256x256,fill)") { … }
 /// ```
 ///
-/// The hot paths are `@inlinable`, so the module that picks `Key` and `Value` gets code
-/// specialised for them (see `Benchmarks/memory-cache.sh`).
+/// Each call is an actor hop: about 1 µs per get or set on this machine, against tens of
+/// nanoseconds for a Mutex-guarded Dictionary (`Benchmarks/memory-cache.sh`); tiny next to a
+/// decode, which is what it saves. The hot paths are `@inlinable` so clients may specialise them.
 public actor MemoryCache<Key: Hashable & Sendable, Value: Sendable> {
     @usableFromInline
     struct Entry {
