@@ -13,13 +13,14 @@ import Foundation
 public final class BlockingWorkPool: Sendable {
     /// A pool as wide as the machine has cores.
     public static let shared = BlockingWorkPool(width: ProcessInfo.processInfo.activeProcessorCount,
-                                                name: "imagepipeline.work")
+                                                name: "imgpipe.work")
 
     /// How many jobs run at once.
     public let width: Int
     private let queue: JobQueue
 
-    /// Starts `width` threads named `name`. The pool lives for the rest of the process.
+    /// Starts `width` threads named `name` plus an index (Linux keeps at most 15 bytes of a
+    /// thread name: keep `name` short). The pool lives for the rest of the process.
     public init(width: Int, name: String) {
         self.width = max(1, width)
         queue = JobQueue()
@@ -33,6 +34,11 @@ public final class BlockingWorkPool: Sendable {
             thread.stackSize = 4 << 20   // codecs recurse and keep sizeable tables on the stack
             thread.start()
         }
+    }
+
+    /// Whether the calling thread is one of this pool's (diagnostics and tests).
+    public func ownsCurrentThread() -> Bool {
+        queue.hasWorker(pthread_self())
     }
 
     /// Runs `body` on one of the pool's threads and returns its result. If the calling task
@@ -57,6 +63,14 @@ private final class JobQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
     private var head = 0
+    /// The threads serving this queue, recorded as each starts.
+    private var workers: Set<pthread_t> = []
+
+    func hasWorker(_ thread: pthread_t) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return workers.contains(thread)
+    }
 
     func enqueue(_ job: @escaping () -> Void) {
         condition.lock()
@@ -66,6 +80,9 @@ private final class JobQueue: @unchecked Sendable {
     }
 
     func workLoop() {
+        condition.lock()
+        workers.insert(pthread_self())
+        condition.unlock()
         while true {
             condition.lock()
             while head == jobs.count { condition.wait() }

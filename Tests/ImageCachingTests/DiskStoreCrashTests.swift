@@ -139,10 +139,11 @@ struct DiskStoreCrashTests {
                 let entry = try #require(await store.entry(forKey: key), "\(key) was reported written but is missing")
                 let version = try #require(entry.metadata.validators.etag.flatMap { Int($0.dropFirst()) })
                 #expect(entry.data == stressContent(key: key, version: version), "\(key) v\(version) is torn")
-                // The newest reported write of this key, or the one in flight after it.
+                // At least the newest write the child reported for this key (nothing acknowledged is
+                // lost). It may be newer: on a busy machine the child goes on writing between its
+                // report and the moment the kill lands.
                 let lastReported = (reported - 1 - keyIndex) / keyCount
-                #expect(version == lastReported || version == lastReported + 1,
-                        "round \(round), \(key): v\(version), expected v\(lastReported)")
+                #expect(version >= lastReported, "round \(round), \(key): v\(version), expected at least v\(lastReported)")
             }
             #expect(await store.statistics.damagedEntriesRemoved == 0)
             #expect(try StoreFiles(directory.url).temporaries.isEmpty)

@@ -7,12 +7,13 @@ struct BlockingWorkPoolTests {
     @Test("jobs run on the pool's own threads, never the caller's cooperative thread")
     func runsOnPoolThreads() async throws {
         let pool = BlockingWorkPool(width: 2, name: "test.pool")
-        let names = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0 ..< 8 { group.addTask { try await pool.run { Thread.current.name ?? "" } } }
-            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0 ..< 8 { group.addTask { try await pool.run { pool.ownsCurrentThread() } } }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
         }
-        #expect(!names.isEmpty)
-        #expect(names.allSatisfy { $0.hasPrefix("test.pool.") })
+        #expect(answers == Array(repeating: true, count: 8))
+        #expect(!pool.ownsCurrentThread())
+        #expect(!BlockingWorkPool.shared.ownsCurrentThread())
     }
 
     @Test("errors thrown by a job reach the caller")
