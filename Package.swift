@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .executable(name: "imagepipe", targets: ["imagepipe"]),
+        .plugin(name: "ImagePipeCommand", targets: ["ImagePipeCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -79,8 +80,13 @@ let package = Package(
                                          .product(name: "Crypto", package: "swift-crypto")],
                           swiftSettings: swiftSettings),
 
+        // MARK: `swift package imagepipe …` runs the tool from any package that depends on this one.
+        .plugin(name: "ImagePipeCommand",
+                capability: .command(intent: .custom(verb: "imagepipe", description: "Run the imagepipe tool")),
+                dependencies: ["imagepipe"]),
+
         // MARK: Tests (Swift Testing). Corpus images live in ../shared/corpus beside the repository.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ImageCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "TestSupport",
                                                              .product(name: "Crypto", package: "swift-crypto")],

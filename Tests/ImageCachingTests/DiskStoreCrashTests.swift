@@ -1,6 +1,7 @@
 import Foundation
 import ImageCore
 import Testing
+import TestSupport
 @testable import ImageCaching
 #if canImport(Glibc)
 import Glibc
@@ -11,30 +12,8 @@ import Glibc
 /// few above, for bundle layouts), then `.build/debug` of this repository.
 enum StressBinary {
     static func locate() -> URL? {
-        let manager = FileManager.default
-        let environment = ProcessInfo.processInfo.environment
-        if let override = environment["DISKSTORE_STRESS"] { return URL(fileURLWithPath: override) }
-        var folders: [URL] = []
-        let executables = [
-            (try? manager.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map { URL(fileURLWithPath: $0) },
-            Bundle.main.executableURL,
-            CommandLine.arguments.first.map { URL(fileURLWithPath: $0) },
-        ].compactMap { $0 }
-        for executable in executables {
-            var folder = executable.resolvingSymlinksInPath().deletingLastPathComponent()
-            for _ in 0 ..< 4 {
-                folders.append(folder)
-                folder = folder.deletingLastPathComponent()
-            }
-        }
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        folders.append(repository.appendingPathComponent(".build/debug"))
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("diskstore-stress")
-            if manager.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
+        if let override = ProcessInfo.processInfo.environment["DISKSTORE_STRESS"] { return URL(fileURLWithPath: override) }
+        return BuiltProduct.locate("diskstore-stress")
     }
 }
 
