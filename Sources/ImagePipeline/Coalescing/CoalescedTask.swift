@@ -17,6 +17,10 @@ final class CoalescedTask<Event: Sendable>: Sendable {
         fileprivate let task: CoalescedTask
         /// Sends `event` to every subscriber.
         func send(_ event: Event) { task.publish(event, isPreview: false) }
+        /// Sends the last event and ends every subscriber's stream in one step, so nobody can join
+        /// between the result and the end and wait for nothing. The work may go on afterwards
+        /// (writing caches, say) without holding anyone up.
+        func finish(with event: Event) { task.close(with: nil, lastEvent: event) }
         /// Sends a preview to the subscribers that asked for previews, and keeps it for the
         /// ones that join later.
         func sendPreview(_ event: Event) { task.publish(event, isPreview: true) }
@@ -110,13 +114,16 @@ final class CoalescedTask<Event: Sendable>: Sendable {
         }
     }
 
-    private func close(with error: (any Error)?) {
+    private func close(with error: (any Error)?, lastEvent: Event? = nil) {
         let subscribers: [Events.Continuation]? = state.withLock { state in
             guard !state.isClosed else { return nil }
             state.isClosed = true
             state.replay = nil
             defer { state.subscribers.removeAll() }
-            return state.subscribers.values.map(\.continuation)
+            let continuations = state.subscribers.values.map(\.continuation)
+            // Yielded under the lock, like every other event, so the order is kept.
+            if let lastEvent { for continuation in continuations { continuation.yield(lastEvent) } }
+            return continuations
         }
         guard let subscribers else { return }
         for continuation in subscribers { continuation.finish(throwing: error) }

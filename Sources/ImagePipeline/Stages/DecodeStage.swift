@@ -16,9 +16,11 @@ enum DecodeStage {
                 }
             case .complete(let loaded):
                 let image = try await decodeFinal(loaded.data, request: request, shrink: shrink, context: context)
+                // Only bytes that decoded cleanly are stored, and before the result goes out: when a
+                // call returns, the disk cache has the image (a process may exit right after).
                 if loaded.storeOnDisk { await storeOriginal(loaded, key: request.dataKey, context: context) }
-                publisher.send(.final(FinalImage(image: image, source: loaded.source, httpStatus: loaded.httpStatus,
-                                                 headers: loaded.headers)))
+                publisher.finish(with: .final(FinalImage(image: image, source: loaded.source, httpStatus: loaded.httpStatus,
+                                                         headers: loaded.headers)))
                 return
             }
         }

@@ -12,7 +12,7 @@ enum LoadStage {
         }
         if let cached, cached.freshness == .fresh || plan.cacheOnly {
             context.statistics.record(.diskHit)
-            publisher.send(.complete(LoadedData(data: cached.data, source: .disk, httpStatus: nil,
+            publisher.finish(with: .complete(LoadedData(data: cached.data, source: .disk, httpStatus: nil,
                                                 headers: [:], storeOnDisk: false)))
             return
         }
@@ -34,7 +34,7 @@ enum LoadStage {
                 head = response
                 if response.isNotModified, let cached {
                     try await refresh(cached, key: key, head: response, context: context)
-                    publisher.send(.complete(LoadedData(data: cached.data, source: .revalidated,
+                    publisher.finish(with: .complete(LoadedData(data: cached.data, source: .revalidated,
                                                         httpStatus: response.statusCode,
                                                         headers: response.headerDictionary, storeOnDisk: false)))
                     return
@@ -47,7 +47,7 @@ enum LoadStage {
             }
         }
         try Task.checkCancellation()
-        publisher.send(.complete(LoadedData(
+        publisher.finish(with: .complete(LoadedData(
             data: body, source: .network, httpStatus: head?.statusCode,
             headers: head?.headerDictionary ?? [:],
             storeOnDisk: plan.writesOriginalToDisk)))

@@ -52,13 +52,15 @@ enum ProcessStage {
                                fromDisk: Bool, context: StageContext,
                                publisher: CoalescedTask<FrameEvent>.Publisher) async throws {
         try Task.checkCancellation()
+        // Both caches are written before the result goes out: a caller arriving next finds the
+        // image in memory, and a process that exits right after has it on disk.
         if plan.writesMemory, let memory = context.memoryCache {
             _ = await memory.set(final.image, forKey: cacheKey, cost: final.image.cost)
         }
-        if !fromDisk, plan.writesProcessedToDisk, final.source != .memory {
+        if !fromDisk, plan.writesProcessedToDisk {
             await storeProcessed(final.image, key: cacheKey.description, context: context)
         }
-        publisher.send(.final(final))
+        publisher.finish(with: .final(final))
     }
 
     private static func processedFromDisk(_ request: ImageRequest, _ cacheKey: ImageCacheKey,
