@@ -64,7 +64,8 @@ IMAGEPIPE=$(cd "$ROOT" && swift build -c release --show-bin-path)/imagepipe
 # transfer). Two figures per tool:
 #   wall rate      N / t_N            (includes process start-up: ~5 ms for curl, ~30-40 ms for
 #                                      imagepipe, which loads Foundation and the Swift runtime)
-#   transfer rate  (N - 1) / (t_N - t_1)   (start-up cancels out; this is the loader's throughput)
+#   transfer rate  (N - 1) / (t_N - median t_1)   (start-up cancels out: the loader's throughput;
+#                                      the median over all rounds, since one t_1 under load is noisy)
 # Both discard the bodies: curl writes them to /dev/null, imagepipe counts each chunk and checks
 # it against Content-Length. imagepipe's own in-process figure is printed as well.
 head -n 1 "$WORK/urls.txt" > "$WORK/url1.txt"
@@ -101,8 +102,8 @@ for ((round = 1; round <= ROUNDS; round++)); do
     python3 - "$REQUESTS" $c $o <<'PY'
 import sys
 n = int(sys.argv[1]); c1, cn, o1, on, inner = map(float, sys.argv[2:7])
-print(f"round: curl wall {n/cn:7.0f} transfer {(n-1)/(cn-c1):7.0f} | "
-      f"imagepipe wall {n/on:7.0f} transfer {(n-1)/(on-o1):7.0f} in-process {inner:7.0f}  req/s")
+print(f"round: curl wall {n/cn:6.0f} req/s (start-up {c1*1000:4.0f} ms) | "
+      f"imagepipe wall {n/on:6.0f} req/s (start-up {o1*1000:4.0f} ms), in-process {inner:6.0f} req/s")
 PY
 done
 echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -111,11 +112,13 @@ python3 - "$REQUESTS" "$WORK/results.txt" <<'PY'
 import statistics, sys
 n = int(sys.argv[1])
 rows = [list(map(float, line.split())) for line in open(sys.argv[2]) if line.strip()]
+curl_start = statistics.median(r[0] for r in rows)
+ours_start = statistics.median(r[2] for r in rows)
 series = {
     "curl --parallel       wall":     [n / r[1] for r in rows],
-    "curl --parallel       transfer": [(n - 1) / (r[1] - r[0]) for r in rows],
+    "curl --parallel       transfer": [(n - 1) / max(1e-6, r[1] - curl_start) for r in rows],
     "imagepipe bench http  wall":     [n / r[3] for r in rows],
-    "imagepipe bench http  transfer": [(n - 1) / (r[3] - r[2]) for r in rows],
+    "imagepipe bench http  transfer": [(n - 1) / max(1e-6, r[3] - ours_start) for r in rows],
     "imagepipe in-process":           [r[4] for r in rows],
 }
 for name, values in series.items():
