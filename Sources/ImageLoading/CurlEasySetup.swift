@@ -12,7 +12,8 @@ enum CurlEasySetup {
         var failed: CURLcode = CURLE_OK
         func check(_ code: CURLcode) { if code != CURLE_OK, failed == CURLE_OK { failed = code } }
 
-        check(cis_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString))
+        transfer.requestURLString = request.url.absoluteString
+        check(cis_easy_setopt_string(easy, CURLOPT_URL, transfer.requestURLString))
         // Only web protocols, also after redirects: a redirect must not reach file:// or others.
         check(cis_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         check(cis_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))

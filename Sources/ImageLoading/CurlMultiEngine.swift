@@ -18,6 +18,15 @@ final class CurlMultiEngine: @unchecked Sendable {
         var submissions: [CurlTransfer] = []
         var cancellations: [UInt64] = []
         var shutdownWhenIdle = false
+        /// A curl_multi_wakeup is on its way for what the inbox holds; later additions need
+        /// none until the engine drains it (saves a syscall per submission under bursts).
+        var wakeupPending = false
+
+        /// Marks a wake-up as pending and says whether the caller must send it.
+        mutating func claimWakeup() -> Bool {
+            defer { wakeupPending = true }
+            return !wakeupPending
+        }
     }
 
     private let lock = NSLock()
@@ -74,22 +83,25 @@ final class CurlMultiEngine: @unchecked Sendable {
     func submit(_ transfer: CurlTransfer) {
         lock.lock()
         inbox.submissions.append(transfer)
+        let mustWake = inbox.claimWakeup()
         lock.unlock()
-        curl_multi_wakeup(multi)
+        if mustWake { curl_multi_wakeup(multi) }
     }
 
     func cancel(_ id: UInt64) {
         lock.lock()
         inbox.cancellations.append(id)
+        let mustWake = inbox.claimWakeup()
         lock.unlock()
-        curl_multi_wakeup(multi)
+        if mustWake { curl_multi_wakeup(multi) }
     }
 
     func shutdownWhenIdle() {
         lock.lock()
         inbox.shutdownWhenIdle = true
+        let mustWake = inbox.claimWakeup()
         lock.unlock()
-        curl_multi_wakeup(multi)
+        if mustWake { curl_multi_wakeup(multi) }
     }
 
     // MARK: Engine thread
@@ -102,7 +114,7 @@ final class CurlMultiEngine: @unchecked Sendable {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinishedTransfers()
-            flushPendingBodies()
+            flushPendingDeliveries()
             // Refill the slots that just freed before sleeping: nothing else would wake the
             // poll for them. A newly added handle also makes libcurl's next timeout 0, so the
             // poll below returns at once and the new transfers start in this pass.
@@ -123,6 +135,7 @@ final class CurlMultiEngine: @unchecked Sendable {
         inbox.submissions.removeAll(keepingCapacity: true)
         inbox.cancellations.removeAll(keepingCapacity: true)
         isShuttingDown = inbox.shutdownWhenIdle
+        inbox.wakeupPending = false
         lock.unlock()
         for transfer in submissions {
             transfer.engine = self
@@ -193,17 +206,17 @@ final class CurlMultiEngine: @unchecked Sendable {
         }
     }
 
-    private func flushPendingBodies() {
+    private func flushPendingDeliveries() {
         guard !pendingFlush.isEmpty else { return }
         let transfers = pendingFlush
         pendingFlush.removeAll(keepingCapacity: true)
         for transfer in transfers where transfer.easy != nil {
-            transfer.flushBody()
+            transfer.flushPending()
             if transfer.consumerGone { finish(transfer, with: CancellationError()) }
         }
     }
 
-    /// Called from the write callback the first time a transfer has bytes in this round.
+    /// Called from a callback the first time a transfer has a head or bytes in this round.
     func markPendingFlush(_ transfer: CurlTransfer) {
         pendingFlush.append(transfer)
     }
@@ -219,12 +232,12 @@ final class CurlMultiEngine: @unchecked Sendable {
         idleHandles.append(easy)
         if let error {
             if !(error is CancellationError) {
-                transfer.flushBody()   // the bytes that did arrive, before the error that ended them
+                transfer.flushPending()   // the bytes that did arrive, before the error that ended them
                 logger.debug("transfer failed", metadata: ["url": "\(transfer.request.url)", "error": "\(error)"])
             }
             transfer.sink.fail(error)
         } else {
-            transfer.flushBody()
+            transfer.flushPending()
             transfer.sink.finish()
         }
     }

@@ -22,7 +22,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     var statusCode = 0
     var headerFields: [HeaderField] = []
+    /// Set once the final response's head is known (it may still wait in `pendingHead`).
     var headDelivered = false
+    /// The head, until the end of the engine round delivers it.
+    var pendingHead: ResponseHead?
     /// Body bytes received so far (decoded), for limits and `connectionDropped`.
     var bodyBytesReceived = 0
     /// Body bytes received in this engine round, delivered as one chunk at its end.
@@ -35,6 +38,8 @@ final class CurlTransfer: @unchecked Sendable {
     var isCancelled = false
 
     let maxResponseSize: Int
+    /// `request.url.absoluteString`, set by ``CurlEasySetup`` (which passes it to curl).
+    var requestURLString = ""
     unowned(unsafe) var engine: CurlMultiEngine?   // the engine outlives every transfer it runs
 
     init(id: UInt64, request: DataRequest, sink: DataTransfer.Sink, maxResponseSize: Int = .max) {
@@ -58,32 +63,32 @@ final class CurlTransfer: @unchecked Sendable {
     // MARK: Callbacks (engine thread, inside curl_multi_perform)
 
     /// One header line (status line, field, or the blank line that ends a header block).
+    /// Parsed on the raw bytes: this runs for every header of every response on the engine
+    /// thread, and Foundation's trimming and comparisons (NSString bridging) cost more than the
+    /// rest of a loopback transfer.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        // Drop the line break byte-wise ("\r\n" is a single Character in Swift).
-        var length = bytes.count
-        while length > 0, bytes[length - 1] == 0x0A || bytes[length - 1] == 0x0D { length -= 1 }
-        let line = Substring(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == ASCII.lineFeed || bytes[end - 1] == ASCII.carriageReturn { end -= 1 }
+        if end == 0 { return endOfHeaderBlock() }
+        let line = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+        if ASCII.hasPrefix(line, "HTTP/") {
             // A new response (after a redirect or a 1xx): start over.
             headerFields.removeAll(keepingCapacity: true)
-            let parts = line.split(separator: " ", maxSplits: 2)
-            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            statusCode = ASCII.statusCode(ofStatusLine: line)
             return true
         }
-        if !line.isEmpty {
-            if let colon = line.firstIndex(of: ":") {
-                let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                headerFields.append(HeaderField(name: name, value: value))
-            }
-            return true
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let name = ASCII.trimmingOptionalWhitespace(UnsafeRawBufferPointer(rebasing: line[..<colon]))
+            let value = ASCII.trimmingOptionalWhitespace(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+            headerFields.append(HeaderField(name: String(decoding: name, as: UTF8.self),
+                                            value: String(decoding: value, as: UTF8.self)))
         }
-        return endOfHeaderBlock()
+        return true
     }
 
     private func endOfHeaderBlock() -> Bool {
         if (100 ..< 200).contains(statusCode) { return true }
-        let hasLocation = headerFields.contains { $0.name.caseInsensitiveCompare("Location") == .orderedSame }
+        let hasLocation = headerFields.contains { ASCII.equalsIgnoringCase($0.name, "location") }
         if [301, 302, 303, 307, 308].contains(statusCode) && hasLocation { return true }   // curl follows it
         if statusCode == 304 || (200 ..< 300).contains(statusCode) {
             return deliverHead()
@@ -94,14 +99,19 @@ final class CurlTransfer: @unchecked Sendable {
 
     var effectiveURL: URL {
         var pointer: UnsafePointer<CChar>?
-        if let easy, cis_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer,
-           let url = URL(string: String(cString: pointer)) {
-            return url
+        if let easy, cis_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer {
+            let string = String(cString: pointer)
+            // Without a redirect curl reports the URL it was given: reuse the request's URL
+            // (equal to what parsing would give) instead of parsing it again.
+            if request.url.baseURL == nil, string == requestURLString { return request.url }
+            if let url = URL(string: string) { return url }
         }
         return request.url
     }
 
-    /// Sends the response head; `false` aborts the transfer (declared body too large, or no consumer).
+    /// Prepares the response head, delivered with the round's body bytes at the end of the
+    /// engine round (one consumer wake-up for both instead of two); `false` aborts the transfer
+    /// (declared body too large).
     func deliverHead() -> Bool {
         guard !headDelivered else { return true }
         headDelivered = true
@@ -111,16 +121,13 @@ final class CurlTransfer: @unchecked Sendable {
             failure = .responseTooLarge(limit: maxResponseSize, declared: Int(declared))
             return false
         }
-        let encoding = headerFields.first { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }?.value
-        let isEncoded = encoding.map { $0.lowercased() != "identity" } ?? false
+        let encoding = headerFields.first { ASCII.equalsIgnoringCase($0.name, "content-encoding") }?.value
+        let isEncoded = encoding.map { !ASCII.equalsIgnoringCase($0, "identity") } ?? false
         let expected = declared >= 0 && !isEncoded && request.method == .get ? Int(declared) : nil
         if let expected { pendingBody.reserveCapacity(min(expected, 1 << 20)) }
-        let head = ResponseHead(statusCode: statusCode, url: effectiveURL, headerFields: headerFields,
-                                expectedContentLength: expected)
-        if !sink.yield(.response(head)) {
-            consumerGone = true
-            return false
-        }
+        pendingHead = ResponseHead(statusCode: statusCode, url: effectiveURL, headerFields: headerFields,
+                                   expectedContentLength: expected)
+        markPendingFlush()
         return true
     }
 
@@ -133,20 +140,85 @@ final class CurlTransfer: @unchecked Sendable {
             return false
         }
         pendingBody.append(bytes.assumingMemoryBound(to: UInt8.self))
+        markPendingFlush()
+        return true
+    }
+
+    private func markPendingFlush() {
         if !isPendingFlush {
             isPendingFlush = true
             engine?.markPendingFlush(self)
         }
-        return true
     }
 
-    /// Delivers the bytes gathered in this round as one chunk.
-    func flushBody() {
+    /// Delivers what this round produced: the head if it is new, then the body bytes as one chunk.
+    func flushPending() {
         isPendingFlush = false
+        if let head = pendingHead {
+            pendingHead = nil
+            if !sink.yield(.response(head)) {
+                consumerGone = true
+                return
+            }
+        }
         guard !pendingBody.isEmpty else { return }
         let chunk = pendingBody
         pendingBody = Data()
         if !sink.yield(.chunk(chunk)) { consumerGone = true }
+    }
+}
+
+/// Byte-level helpers for HTTP header lines (ASCII by the protocol).
+enum ASCII {
+    static let lineFeed = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+
+    static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let start = prefix.utf8Start
+        for offset in 0 ..< count where bytes[offset] != start[offset] { return false }
+        return true
+    }
+
+    /// Drops spaces and tabs (HTTP's optional whitespace) at both ends.
+    static func trimmingOptionalWhitespace(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var lower = 0
+        var upper = bytes.count
+        while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+        while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[lower ..< upper])
+    }
+
+    /// The number after the protocol in "HTTP/1.1 200 OK" (0 when there is none).
+    static func statusCode(ofStatusLine line: UnsafeRawBufferPointer) -> Int {
+        var index = 0
+        while index < line.count, line[index] != 0x20 { index += 1 }
+        while index < line.count, line[index] == 0x20 { index += 1 }
+        var code = 0
+        var digits = 0
+        while index < line.count, line[index] != 0x20 {
+            let byte = line[index]
+            guard byte >= 0x30, byte <= 0x39, digits < 9 else { return 0 }
+            code = code * 10 + Int(byte - 0x30)
+            digits += 1
+            index += 1
+        }
+        return digits > 0 ? code : 0
+    }
+
+    /// Case-insensitive equality for ASCII; `lowercase` must be ASCII lowercase.
+    static func equalsIgnoringCase(_ string: String, _ lowercase: StaticString) -> Bool {
+        let count = lowercase.utf8CodeUnitCount
+        guard string.utf8.count == count else { return false }
+        let expected = lowercase.utf8Start
+        var offset = 0
+        for byte in string.utf8 {
+            let folded = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+            if folded != expected[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 }
 

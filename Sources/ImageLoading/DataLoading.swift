@@ -32,7 +32,12 @@ extension DataLoading {
             switch event {
             case .response(let response):
                 head = response
-                if let expected = response.expectedContentLength { body.reserveCapacity(expected) }
+            case .chunk(let bytes) where body.isEmpty:
+                // Most bodies arrive as one chunk: keep it rather than copying it.
+                body = bytes
+                if let expected = head?.expectedContentLength, expected > bytes.count {
+                    body.reserveCapacity(expected)
+                }
             case .chunk(let bytes):
                 body.append(bytes)
             }

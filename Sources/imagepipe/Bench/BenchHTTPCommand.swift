@@ -29,11 +29,13 @@ struct BenchHTTPCommand: AsyncParsableCommand {
 
         let clock = ContinuousClock()
         let start = clock.now
-        // Everything is submitted at once, as `curl --parallel` does; the loader's queue keeps
-        // `concurrency` transfers running.
+        // Everything is submitted at once, as `curl --parallel` queues its whole list; the
+        // loader's queue keeps `concurrency` transfers running. Like `curl -o /dev/null`, each
+        // body is received chunk by chunk and discarded (counted, and checked against its
+        // Content-Length), not gathered.
         let (bytes, failures) = await withTaskGroup(of: Int?.self) { group in
             for url in urls {
-                group.addTask { try? await loader.data(for: DataRequest(url: url)).1.count }
+                group.addTask { try? await Self.receive(loader.load(DataRequest(url: url))) }
             }
             var bytes = 0
             var failures = 0
@@ -51,5 +53,20 @@ struct BenchHTTPCommand: AsyncParsableCommand {
             print(String(format: "%d requests (%d failed), %d bytes in %.3f s: %.0f requests/s",
                          urls.count, failures, bytes, seconds, rate))
         }
+    }
+
+    /// Consumes one transfer; returns the body's size, or `nil` when it fell short of its
+    /// declared length.
+    private static func receive(_ transfer: DataTransfer) async throws -> Int? {
+        var expected: Int?
+        var received = 0
+        for try await event in transfer {
+            switch event {
+            case .response(let head): expected = head.expectedContentLength
+            case .chunk(let bytes): received += bytes.count
+            }
+        }
+        if let expected, expected != received { return nil }
+        return received
     }
 }
