@@ -49,7 +49,7 @@ struct DemoCommand: AsyncParsableCommand {
             let arguments = ["fetch", "--input-file", list.path, "--cache-dir", cache.path, "-o", output.path,
                              "--max-size", String(maxSize), "--json"] + extra
             print("\n== \(label) run (fresh process): imagepipe \(arguments.joined(separator: " "))")
-            fflush(stdout)   // keep our lines ahead of the child's in a shared terminal or pipe
+            fflush(nil)   // all streams (naming the C global `stdout` is an error in Swift 6): keep our lines ahead of the child's
             let (status, stdout) = try await Self.runSelf(arguments)
             let summary = stdout.split(separator: "\n").last.map(String.init) ?? ""
             print(summary)
