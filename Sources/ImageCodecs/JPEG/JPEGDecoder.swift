@@ -75,8 +75,10 @@ public struct JPEGDecoder: ImageDecoding {
         return FrameHeader(width: Int(width), height: Int(height), colorspace: colorspace)
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodingOptions) throws(ImagePipelineError) -> Image {
-        let handle = try decompressor()
+    /// `skipsUnusedScans: false` always decodes every scan (tests compare both ways).
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodingOptions,
+                       skipsUnusedScans: Bool = true) throws(ImagePipelineError) -> Image {
+        var handle = try decompressor()
         let header = try readFrameHeader(bytes, handle: handle)
         try options.checkPixelCount(width: header.width, height: header.height)
         let markers = JPEGMarkerScanner.summary(of: bytes)
@@ -95,12 +97,26 @@ public struct JPEGDecoder: ImageDecoding {
         let pitch = image.bytesPerRow
         // Default accurate IDCT and fancy upsampling (what tjbench measures too). LIMITSCANS refuses
         // progressive files with an absurd number of scans, a cheap way to burn a decoder's CPU.
-        let status = image.withUnsafeMutableBytes { destination in
-            tjDecompress2(handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count),
-                          destination.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                          Int32(target.width), Int32(pitch), Int32(target.height),
-                          Int32(turboFormat.rawValue), TJFLAG_LIMITSCANS)
+        func decompress(_ handle: tjhandle, _ source: UnsafeRawBufferPointer) -> Int32 {
+            image.withUnsafeMutableBytes { destination in
+                tjDecompress2(handle, source.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(source.count),
+                              destination.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                              Int32(target.width), Int32(pitch), Int32(target.height),
+                              Int32(turboFormat.rawValue), TJFLAG_LIMITSCANS)
+            }
         }
+        var status: Int32 = -1
+        // Progressive at 1/8: skip the AC scans that cannot change the result (see JPEGEighthScaleScans).
+        if skipsUnusedScans, markers.isProgressive, JPEGScaling.isOneEighth(target, width: header.width, height: header.height),
+           let pruned = JPEGEighthScaleScans.prunedStream(of: bytes) {
+            status = pruned.withUnsafeBytes { decompress(handle, $0) }
+            if status != 0 {
+                // Let the whole file decide: it decodes, or its own error is reported.
+                cis_jpeg_thread_discard_decompressor()
+                handle = try decompressor()
+            }
+        }
+        if status != 0 { status = decompress(handle, bytes) }
         if status != 0 {
             let message = errorMessage(handle)
             let isWarning = tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)

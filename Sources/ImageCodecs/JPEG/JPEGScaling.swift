@@ -28,4 +28,11 @@ enum JPEGScaling {
         }
         return best
     }
+
+    /// Whether TurboJPEG, asked for `target`, decodes at 1/8: `target` is the 1/8 size and the
+    /// next larger factor (1/4, and so every larger one) would not fit inside it.
+    static func isOneEighth(_ target: PixelSize, width: Int, height: Int) -> Bool {
+        target.width == scaled(width, (1, 8)) && target.height == scaled(height, (1, 8))
+            && (scaled(width, (1, 4)) > target.width || scaled(height, (1, 4)) > target.height)
+    }
 }
