@@ -55,7 +55,8 @@ public final class CurlDataLoader: DataLoading {
         let engine = self.engine
         if modifiers.isEmpty {
             let id = engine.makeTransferID()
-            let (transfer, sink) = DataTransfer.makeTransfer { engine.cancel(id) }
+            let (transfer, sink) = DataTransfer.makeTransfer(onCancel: { engine.cancel(id) },
+                                                             onRaisePriority: { engine.raisePriority(id, to: $0) })
             engine.submit(CurlTransfer(id: id, request: request, sink: sink, maxResponseSize: configuration.maxResponseSize))
             return transfer
         }
@@ -64,7 +65,10 @@ public final class CurlDataLoader: DataLoading {
         let handoff = ModifierHandoff()
         let maxSize = configuration.maxResponseSize
         let id = engine.makeTransferID()
-        let (transfer, sink) = DataTransfer.makeTransfer { handoff.cancel(engine: engine, id: id) }
+        // A raise that arrives while the modifiers still run is dropped: the engine does not know
+        // the transfer yet (the request keeps the priority it was made with).
+        let (transfer, sink) = DataTransfer.makeTransfer(onCancel: { handoff.cancel(engine: engine, id: id) },
+                                                         onRaisePriority: { engine.raisePriority(id, to: $0) })
         let task = Task {
             var modified = request
             do {

@@ -17,6 +17,7 @@ final class CurlMultiEngine: @unchecked Sendable {
     private struct Inbox {
         var submissions: [CurlTransfer] = []
         var cancellations: [UInt64] = []
+        var priorityRaises: [(id: UInt64, priority: DataRequest.Priority)] = []
         var shutdownWhenIdle = false
         /// A curl_multi_wakeup is on its way for what the inbox holds; later additions need
         /// none until the engine drains it (saves a syscall per submission under bursts).
@@ -96,6 +97,14 @@ final class CurlMultiEngine: @unchecked Sendable {
         if mustWake { curl_multi_wakeup(multi) }
     }
 
+    func raisePriority(_ id: UInt64, to priority: DataRequest.Priority) {
+        lock.lock()
+        inbox.priorityRaises.append((id, priority))
+        let mustWake = inbox.claimWakeup()
+        lock.unlock()
+        if mustWake { curl_multi_wakeup(multi) }
+    }
+
     func shutdownWhenIdle() {
         lock.lock()
         inbox.shutdownWhenIdle = true
@@ -132,8 +141,10 @@ final class CurlMultiEngine: @unchecked Sendable {
         lock.lock()
         let submissions = inbox.submissions
         let cancellations = inbox.cancellations
+        let priorityRaises = inbox.priorityRaises
         inbox.submissions.removeAll(keepingCapacity: true)
         inbox.cancellations.removeAll(keepingCapacity: true)
+        inbox.priorityRaises.removeAll(keepingCapacity: true)
         isShuttingDown = inbox.shutdownWhenIdle
         inbox.wakeupPending = false
         lock.unlock()
@@ -143,6 +154,10 @@ final class CurlMultiEngine: @unchecked Sendable {
             queuedByID[transfer.id] = transfer
         }
         for id in cancellations { cancelOnEngine(id) }
+        for raise in priorityRaises {
+            // Only a queued transfer moves; a running one already has its slot.
+            if let transfer = queuedByID[raise.id] { queue.raise(transfer, to: raise.priority) }
+        }
     }
 
     private func cancelOnEngine(_ id: UInt64) {

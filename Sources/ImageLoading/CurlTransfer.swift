@@ -12,6 +12,8 @@ final class CurlTransfer: @unchecked Sendable {
     // and from then on read and written only on the engine thread.
     let id: UInt64
     let request: DataRequest
+    /// The priority the transfer waits at in the queue (raised by joins of more urgent callers).
+    var queuedPriority: DataRequest.Priority = .normal
     let sink: DataTransfer.Sink
 
     /// Set while the transfer runs; returned to the engine's pool when it ends.

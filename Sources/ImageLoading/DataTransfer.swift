@@ -19,16 +19,26 @@ public struct DataTransfer: AsyncSequence, Sendable {
 
     let stream: AsyncThrowingStream<Signal, any Error>
     let dropToken: DropToken
+    let onRaisePriority: (@Sendable (DataRequest.Priority) -> Void)?
 
     /// Makes a transfer and the sink that feeds it, for ``DataLoading`` implementations.
     /// `onCancel` runs once if the consumer goes away before the sink finishes (on an arbitrary
-    /// thread; keep it short and non-blocking).
-    public static func makeTransfer(onCancel: @escaping @Sendable () -> Void = {}) -> (DataTransfer, Sink) {
+    /// thread; keep it short and non-blocking). `onRaisePriority` receives ``raisePriority(to:)``.
+    public static func makeTransfer(onCancel: @escaping @Sendable () -> Void = {},
+                                    onRaisePriority: (@Sendable (DataRequest.Priority) -> Void)? = nil) -> (DataTransfer, Sink) {
         let (stream, continuation) = AsyncThrowingStream<Signal, any Error>.makeStream()
         continuation.onTermination = { termination in
             if case .cancelled = termination { onCancel() }
         }
-        return (DataTransfer(stream: stream, dropToken: DropToken(onCancel: onCancel)), Sink(continuation: continuation))
+        return (DataTransfer(stream: stream, dropToken: DropToken(onCancel: onCancel), onRaisePriority: onRaisePriority),
+                Sink(continuation: continuation))
+    }
+
+    /// Moves a transfer that is still queued ahead of the lower priorities (for a shared load
+    /// that a more urgent caller joined). A transfer already running, or a loader that does not
+    /// queue, ignores it; priorities are only ever raised.
+    public func raisePriority(to priority: DataRequest.Priority) {
+        onRaisePriority?(priority)
     }
 
     /// A transfer that fails at once with `error`.

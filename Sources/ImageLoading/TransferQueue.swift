@@ -1,5 +1,6 @@
 /// Transfers waiting for a slot: highest priority first, FIFO or LIFO within a priority.
-/// Engine-thread only. Cancelled entries are skipped lazily when they reach the front.
+/// Engine-thread only. Cancelled entries, and the old entries of transfers whose priority was
+/// raised, are skipped lazily when they reach the front.
 struct TransferQueue {
     private var buckets: [[CurlTransfer]] = Array(repeating: [], count: DataRequest.Priority.allCases.count)
     /// Index of the oldest live entry per bucket (FIFO pops advance it instead of shifting).
@@ -12,8 +13,17 @@ struct TransferQueue {
     }
 
     mutating func enqueue(_ transfer: CurlTransfer) {
+        transfer.queuedPriority = transfer.request.priority
         buckets[transfer.request.priority.rawValue].append(transfer)
         count += 1
+    }
+
+    /// Moves a queued transfer to a higher priority, behind the transfers already waiting there
+    /// (its old entry stays in place and is skipped when popped). Lower priorities are ignored.
+    mutating func raise(_ transfer: CurlTransfer, to priority: DataRequest.Priority) {
+        guard priority > transfer.queuedPriority, !transfer.isCancelled else { return }
+        transfer.queuedPriority = priority
+        buckets[priority.rawValue].append(transfer)
     }
 
     /// Called when a queued transfer was cancelled (it stays in place until popped).
@@ -33,7 +43,7 @@ struct TransferQueue {
                     transfer = buckets[bucket].removeLast()
                 }
                 compact(bucket)
-                if transfer.isCancelled { continue }
+                if transfer.isCancelled || transfer.queuedPriority.rawValue != bucket { continue }
                 count -= 1
                 return transfer
             }

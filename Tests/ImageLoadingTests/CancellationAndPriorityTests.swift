@@ -136,3 +136,29 @@ struct CancellationAndPriorityTests {
         }
     }
 }
+
+@Suite("Raising a queued transfer's priority")
+struct RaisePriorityTests {
+    @Test("a raised transfer starts ahead of the ones queued before it; a lower priority is ignored")
+    func raiseQueued() async throws {
+        var configuration = CurlDataLoader.Configuration()
+        configuration.maxConcurrentTransfers = 1
+        let loader = CurlDataLoader(configuration: configuration)
+        let server = try await LoopbackHTTPServer.start()
+        let gate = ReleaseGate()
+        server.setRoute("/held", .chunked(Data("held".utf8), chunkSize: 4, pacing: .gate(gate)))
+        for path in ["/a", "/b", "/c"] { server.setRoute(path, .body(Data(path.utf8))) }
+        let held = loader.load(DataRequest(url: server.url("/held")))
+        let heldConsumer = Task { for try await _ in held {} }
+        _ = try await server.requests.first { $0.path == "/held" }
+        let transfers = ["/a", "/b", "/c"].map { loader.load(DataRequest(url: server.url($0), priority: .low)) }
+        transfers[2].raisePriority(to: .high)
+        transfers[0].raisePriority(to: .veryLow)
+        gate.open()
+        _ = try await heldConsumer.value
+        for transfer in transfers { for try await _ in transfer {} }
+        let order = server.requests.all.map(\.path).filter { $0 != "/held" }
+        #expect(order == ["/c", "/a", "/b"])
+        await server.shutdown()
+    }
+}

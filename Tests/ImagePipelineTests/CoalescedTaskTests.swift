@@ -8,7 +8,7 @@ struct CoalescedTaskTests {
         let task = CoalescedTask<Int> { _ in }
         let first = try #require(task.subscribe())
         let (resumed, resume) = AsyncStream<Void>.makeStream()
-        task.start(priority: nil) { publisher in
+        task.start { publisher in
             publisher.finish(with: 42)
             // The work goes on after its result (writing caches, say): no one may join now.
             for await _ in resumed { break }
@@ -29,7 +29,7 @@ struct CoalescedTaskTests {
         let early = try #require(task.subscribe(wantsPreviews: true))
         let (steps, step) = AsyncStream<Void>.makeStream()
         let (sentEvents, sent) = AsyncStream<Void>.makeStream()
-        task.start(priority: nil) { publisher in
+        task.start { publisher in
             publisher.sendPreview("p1")
             sent.yield()
             for await _ in steps { break }
@@ -56,7 +56,7 @@ struct CoalescedTaskTests {
         let first = try #require(task.subscribe())
         let second = try #require(task.subscribe())
         let (cancelledEvents, cancelled) = AsyncStream<Bool>.makeStream()
-        task.start(priority: nil) { _ in
+        task.start { _ in
             let (forever, keepOpen) = AsyncStream<Void>.makeStream()
             await withTaskCancellationHandler {
                 for await _ in forever {}

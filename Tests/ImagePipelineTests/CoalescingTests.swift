@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ImagePipeline
+@testable import ImagePipeline
 import LoopbackHTTPServer
 
 @Suite("Pipeline coalescing")
@@ -90,5 +90,43 @@ struct CoalescingTests {
         #expect(fixture.server.requestCount(path: "/m.jpg") == 1)
         #expect(fixture.pipeline.statistics.memoryHits == 1)
         await fixture.tearDown()
+    }
+}
+
+@Suite("Shared priority")
+struct SharedPriorityTests {
+    @Test("a more urgent caller joining a queued load moves its transfer ahead of others")
+    func joinRaisesQueuedTransfer() async throws {
+        var loaderConfiguration = CurlDataLoader.Configuration()
+        loaderConfiguration.maxConcurrentTransfers = 1
+        let loader = CurlDataLoader(configuration: loaderConfiguration)
+        let pipeline = Pipeline(configuration: .init(dataLoader: loader, memoryCache: nil))
+        let server = try await LoopbackHTTPServer.start()
+        let gate = ReleaseGate()
+        server.setRoute("/held", .chunked(Data("held".utf8), chunkSize: 4, pacing: .gate(gate)))
+        server.setRoute("/a.jpg", .body(Samples.baselineJPEG, contentType: "image/jpeg"))
+        server.setRoute("/b.jpg", .body(Samples.otherJPEG, contentType: "image/jpeg"))
+        let held = loader.load(DataRequest(url: server.url("/held")))
+        let heldConsumer = Task { for try await _ in held {} }
+        _ = try await server.requests.first { $0.path == "/held" }
+
+        let lowA = ImageRequest(url: server.url("/a.jpg"), priority: .low)
+        let lowB = ImageRequest(url: server.url("/b.jpg"), priority: .low)
+        let a = Task { try await pipeline.image(lowA) }
+        #expect(await eventually { await pipeline.forwardedLoadPriority(for: lowA) == .low })
+        let b = Task { try await pipeline.image(lowB) }
+        #expect(await eventually { await pipeline.forwardedLoadPriority(for: lowB) == .low })
+        var urgentB = lowB
+        urgentB.priority = .veryHigh
+        let urgent = Task { try await pipeline.image(urgentB) }
+        #expect(await eventually { await pipeline.forwardedLoadPriority(for: lowB) == .veryHigh })
+
+        gate.open()
+        _ = try await heldConsumer.value
+        _ = try await (a.value, b.value, urgent.value)
+        let order = server.requests.all.map(\.path).filter { $0 != "/held" }
+        #expect(order == ["/b.jpg", "/a.jpg"])
+        #expect(pipeline.statistics.networkRequests == 2)
+        await server.shutdown()
     }
 }

@@ -7,10 +7,16 @@ import Synchronization
 /// receives the latest preview, then everything after it. The work is cancelled when the last subscriber
 /// leaves before it finishes, and only then: one caller's cancellation never cancels the others.
 ///
-/// Life cycle: create, ``subscribe()`` at least once, ``start(priority:_:)``. Once finished
+/// Life cycle: create, ``subscribe()`` at least once, ``start(_:)``. Once finished
 /// or abandoned, ``subscribe()`` returns `nil` and the owner starts a fresh task instead.
 final class CoalescedTask<Event: Sendable>: Sendable {
     typealias Events = AsyncThrowingStream<Event, any Error>
+
+    /// One caller's events and the task they come from (to pass priority raises on to it).
+    struct Subscription: Sendable {
+        let events: Events
+        let task: CoalescedTask
+    }
 
     /// Publishes events to the current subscribers; handed to the work closure.
     struct Publisher: Sendable {
@@ -24,6 +30,15 @@ final class CoalescedTask<Event: Sendable>: Sendable {
         /// Sends a preview to the subscribers that asked for previews, and keeps it for the
         /// ones that join later.
         func sendPreview(_ event: Event) { task.publish(event, isPreview: true) }
+        /// Installs `handler`, called with the new priority whenever a caller with a higher one
+        /// joins, and returns the priority as it is now (atomically with the installation, so no
+        /// raise falls between the two). The work passes raises on to what it waits for.
+        func observePriority(_ handler: @escaping @Sendable (RequestPriority) -> Void) -> RequestPriority {
+            task.state.withLock { state in
+                state.priorityHandler = handler
+                return state.priority
+            }
+        }
         /// Whether any current subscriber asked for previews (skip making them otherwise).
         var wantsPreviews: Bool { task.state.withLock { state in state.subscribers.values.contains { $0.wantsPreviews } } }
     }
@@ -39,7 +54,9 @@ final class CoalescedTask<Event: Sendable>: Sendable {
         var replay: Event?
         var isClosed = false           // finished, failed or abandoned: no new subscribers
         var work: Task<Void, Never>?
-        var highestPriority: TaskPriority?
+        /// The highest priority of any caller so far.
+        var priority: RequestPriority = .veryLow
+        var priorityHandler: (@Sendable (RequestPriority) -> Void)?
     }
 
     // The continuations in `State` are Sendable; `Event` is Sendable; the Mutex serialises access.
@@ -53,39 +70,46 @@ final class CoalescedTask<Event: Sendable>: Sendable {
     }
 
     /// Adds a subscriber, or returns `nil` when the task is closed. A subscriber that wants
-    /// previews first receives the latest one, if any. `priority` raises the running work's
-    /// priority when higher.
-    func subscribe(wantsPreviews: Bool = false, priority: TaskPriority? = nil) -> Events? {
+    /// previews first receives the latest one, if any. A higher `priority` than the work's
+    /// raises it (see ``raisePriority(to:)``).
+    func subscribe(wantsPreviews: Bool = false, priority: RequestPriority = .normal) -> Events? {
         let (stream, continuation) = Events.makeStream(bufferingPolicy: .unbounded)
-        let result: (id: Int, work: Task<Void, Never>?)? = state.withLock { state in
+        let subscribed: Int? = state.withLock { state in
             guard !state.isClosed else { return nil }
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
             state.subscribers[id] = Subscriber(continuation: continuation, wantsPreviews: wantsPreviews)
             if wantsPreviews, let replay = state.replay { continuation.yield(replay) }
-            var escalate: Task<Void, Never>?
-            if let priority, priority > (state.highestPriority ?? .low) {
-                state.highestPriority = priority
-                escalate = state.work
-            }
-            return (id, escalate)
+            return id
         }
-        guard let result else { return nil }
-        if let work = result.work, let priority {
-            work.escalatePriority(to: priority)
-        }
-        let id = result.id
+        guard let id = subscribed else { return nil }
+        raisePriority(to: priority)
         continuation.onTermination = { [weak self] termination in
             if case .cancelled = termination { self?.unsubscribe(id) }
         }
         return stream
     }
 
+    /// Raises the work's priority to `priority` if that is higher: the work's task is escalated
+    /// and the handler the work installed (``Publisher/observePriority(_:)``) passes it on, down
+    /// to the transfer's place in the loader's queue. Priorities never drop while work runs.
+    func raisePriority(to priority: RequestPriority) {
+        let raised: (work: Task<Void, Never>?, handler: (@Sendable (RequestPriority) -> Void)?)? = state.withLock { state in
+            guard priority > state.priority, !state.isClosed else { return nil }
+            state.priority = priority
+            return (state.work, state.priorityHandler)
+        }
+        guard let raised else { return }
+        raised.work?.escalatePriority(to: priority.taskPriority)
+        raised.handler?(priority)
+    }
+
     /// Starts the work. Events go to subscribers; a thrown error ends every subscriber's stream
     /// with it; returning normally finishes them.
-    func start(priority: TaskPriority?, _ work: @escaping @Sendable (Publisher) async throws -> Void) {
+    func start(_ work: @escaping @Sendable (Publisher) async throws -> Void) {
         let publisher = Publisher(task: self)
-        let task = Task(priority: priority) {
+        let priority = state.withLock { $0.priority }
+        let task = Task(priority: priority.taskPriority) {
             do {
                 try await work(publisher)
                 self.close(with: nil)
@@ -95,7 +119,6 @@ final class CoalescedTask<Event: Sendable>: Sendable {
         }
         let abandonedBeforeStart = state.withLock { state -> Bool in
             state.work = task
-            state.highestPriority = priority
             return state.isClosed
         }
         if abandonedBeforeStart { task.cancel() }
@@ -103,6 +126,11 @@ final class CoalescedTask<Event: Sendable>: Sendable {
 
     /// Whether the task still accepts subscribers (diagnostics and tests).
     var isOpen: Bool { state.withLock { !$0.isClosed } }
+
+    /// The work's priority, and whether the work passes raises on yet (diagnostics and tests).
+    var priorityState: (priority: RequestPriority, isForwarded: Bool) {
+        state.withLock { ($0.priority, $0.priorityHandler != nil) }
+    }
 
     private func publish(_ event: Event, isPreview: Bool) {
         state.withLock { state in

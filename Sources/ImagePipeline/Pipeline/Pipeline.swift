@@ -162,65 +162,56 @@ public actor Pipeline {
     private func subscribe(_ request: ImageRequest, wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Events {
         let plan = RequestPlan(request: request, hasDiskStore: context.disk != nil)
         let cacheKey = cacheKey(for: request)
-        let key = ProcessTaskKey(cacheKey: cacheKey, plan: plan)
-        let priority = request.priority.taskPriority
-        if let existing = processTasks[key], let events = existing.subscribe(wantsPreviews: wantsPreviews, priority: priority) {
-            recorder.record(.coalescedJoin)
-            return events
-        }
-        let task = CoalescedTask<FrameEvent> { [weak self] task in
-            Task { await self?.removeProcessTask(key, task) }
-        }
-        let events = task.subscribe(wantsPreviews: wantsPreviews, priority: priority)!
-        processTasks[key] = task
         let context = self.context
-        task.start(priority: priority) { publisher in
+        return join(&processTasks, key: ProcessTaskKey(cacheKey: cacheKey, plan: plan), wantsPreviews: wantsPreviews,
+                    priority: request.priority, remove: { await $0.removeProcessTask($1, $2) }) { publisher in
             try await ProcessStage.run(request: request, plan: plan, cacheKey: cacheKey,
                                        upstream: { await self.subscribeDecode(request, plan: plan, wantsPreviews: wantsPreviews) },
                                        context: context, publisher: publisher)
-        }
-        return events
+        }.events
     }
 
-    private func subscribeDecode(_ request: ImageRequest, plan: RequestPlan, wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Events {
+    private func subscribeDecode(_ request: ImageRequest, plan: RequestPlan,
+                                 wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Subscription {
         let shrink = Self.shrinkOnLoad(for: request)
-        let key = DecodeTaskKey(dataKey: request.dataKey, decodeHint: shrink?.identifier, plan: plan)
-        let priority = request.priority.taskPriority
-        if let existing = decodeTasks[key], let events = existing.subscribe(wantsPreviews: wantsPreviews, priority: priority) {
-            recorder.record(.coalescedJoin)
-            return events
-        }
-        let task = CoalescedTask<FrameEvent> { [weak self] task in
-            Task { await self?.removeDecodeTask(key, task) }
-        }
-        let events = task.subscribe(wantsPreviews: wantsPreviews, priority: priority)!
-        decodeTasks[key] = task
         let context = self.context
-        task.start(priority: priority) { publisher in
-            let upstream = await self.subscribeLoad(request, plan: plan)
-            try await DecodeStage.run(request: request, plan: plan, shrink: shrink, upstream: upstream,
+        return join(&decodeTasks, key: DecodeTaskKey(dataKey: request.dataKey, decodeHint: shrink?.identifier, plan: plan),
+                    wantsPreviews: wantsPreviews, priority: request.priority,
+                    remove: { await $0.removeDecodeTask($1, $2) }) { publisher in
+            try await DecodeStage.run(request: request, plan: plan, shrink: shrink,
+                                      upstream: { await self.subscribeLoad(request, plan: plan) },
                                       context: context, publisher: publisher)
         }
-        return events
     }
 
-    private func subscribeLoad(_ request: ImageRequest, plan: RequestPlan) -> CoalescedTask<LoadEvent>.Events {
-        let key = LoadTaskKey(dataKey: request.dataKey, plan: plan)
-        let priority = request.priority.taskPriority
-        if let existing = loadTasks[key], let events = existing.subscribe(priority: priority) {
-            recorder.record(.coalescedJoin)
-            return events
-        }
-        let task = CoalescedTask<LoadEvent> { [weak self] task in
-            Task { await self?.removeLoadTask(key, task) }
-        }
-        let events = task.subscribe(priority: priority)!
-        loadTasks[key] = task
+    private func subscribeLoad(_ request: ImageRequest, plan: RequestPlan) -> CoalescedTask<LoadEvent>.Subscription {
         let context = self.context
-        task.start(priority: priority) { publisher in
+        return join(&loadTasks, key: LoadTaskKey(dataKey: request.dataKey, plan: plan), wantsPreviews: false,
+                    priority: request.priority, remove: { await $0.removeLoadTask($1, $2) }) { publisher in
             try await LoadStage.run(request: request, plan: plan, context: context, publisher: publisher)
         }
-        return events
+    }
+
+    /// Joins the task in flight for `key`, or starts one with `work`. A join raises the shared
+    /// work's priority to the caller's when that is higher.
+    private func join<Key: Hashable & Sendable, Event: Sendable>(
+        _ table: inout [Key: CoalescedTask<Event>], key: Key, wantsPreviews: Bool, priority: RequestPriority,
+        remove: @escaping @Sendable (Pipeline, Key, CoalescedTask<Event>) async -> Void,
+        work: @escaping @Sendable (CoalescedTask<Event>.Publisher) async throws -> Void
+    ) -> CoalescedTask<Event>.Subscription {
+        if let existing = table[key], let events = existing.subscribe(wantsPreviews: wantsPreviews, priority: priority) {
+            recorder.record(.coalescedJoin)
+            return .init(events: events, task: existing)
+        }
+        let task = CoalescedTask<Event> { [weak self] task in
+            guard let self else { return }
+            Task { await remove(self, key, task) }
+        }
+        // A new task is open until started, so the first subscription always succeeds.
+        let events = task.subscribe(wantsPreviews: wantsPreviews, priority: priority)!
+        table[key] = task
+        task.start(work)
+        return .init(events: events, task: task)
     }
 
     private func removeProcessTask(_ key: ProcessTaskKey, _ task: CoalescedTask<FrameEvent>) {
@@ -233,6 +224,15 @@ public actor Pipeline {
 
     private func removeLoadTask(_ key: LoadTaskKey, _ task: CoalescedTask<LoadEvent>) {
         if loadTasks[key] === task { loadTasks[key] = nil }
+    }
+
+    /// The priority of the load in flight for a request, once it passes raises on to its
+    /// transfer; `nil` otherwise (for tests and diagnostics).
+    func forwardedLoadPriority(for request: ImageRequest) -> RequestPriority? {
+        let plan = RequestPlan(request: request, hasDiskStore: context.disk != nil)
+        guard let state = loadTasks[LoadTaskKey(dataKey: request.dataKey, plan: plan)]?.priorityState,
+              state.isForwarded else { return nil }
+        return state.priority
     }
 
     /// How many tasks are in flight at each stage (for tests and diagnostics).

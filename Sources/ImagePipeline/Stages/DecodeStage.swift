@@ -4,10 +4,13 @@ import Foundation
 /// a subscriber wants previews), decodes the complete body once, and only then lets the original
 /// bytes go to the disk store, so undecodable data is never cached.
 enum DecodeStage {
-    static func run(request: ImageRequest, plan: RequestPlan, shrink: ShrinkOnLoad?, upstream: CoalescedTask<LoadEvent>.Events,
+    static func run(request: ImageRequest, plan: RequestPlan, shrink: ShrinkOnLoad?,
+                    upstream: @Sendable () async -> CoalescedTask<LoadEvent>.Subscription,
                     context: StageContext, publisher: CoalescedTask<FrameEvent>.Publisher) async throws {
         var previews = PreviewState(interval: context.previewInterval)
-        for try await event in upstream {
+        let loading = await upstream()
+        loading.task.raisePriority(to: publisher.observePriority { loading.task.raisePriority(to: $0) })
+        for try await event in loading.events {
             switch event {
             case let .chunk(chunk, offset):
                 guard publisher.wantsPreviews else { continue }

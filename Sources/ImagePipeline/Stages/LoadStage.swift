@@ -25,10 +25,14 @@ enum LoadStage {
             context.statistics.record(.revalidation)
         }
 
+        // Queue at the highest priority of every caller so far; later raises move the queued transfer.
+        dataRequest.priority = publisher.observePriority { _ in }
+        let transfer = context.loader.load(dataRequest)
+        transfer.raisePriority(to: publisher.observePriority { transfer.raisePriority(to: $0) })
         context.statistics.record(.networkRequest)
         var body = Data()
         var head: ResponseHead?
-        for try await event in context.loader.load(dataRequest) {
+        for try await event in transfer {
             switch event {
             case .response(let response):
                 head = response

@@ -4,14 +4,16 @@ import Foundation
 /// the result in the memory cache and, by the disk policy, its encoding in the disk store.
 enum ProcessStage {
     static func run(request: ImageRequest, plan: RequestPlan, cacheKey: ImageCacheKey,
-                    upstream: @Sendable () async -> CoalescedTask<FrameEvent>.Events,
+                    upstream: @Sendable () async -> CoalescedTask<FrameEvent>.Subscription,
                     context: StageContext, publisher: CoalescedTask<FrameEvent>.Publisher) async throws {
         if plan.readsDisk, plan.writesProcessedToDisk, let final = await processedFromDisk(request, cacheKey, context) {
             try await finish(final, request: request, plan: plan, cacheKey: cacheKey, fromDisk: true,
                              context: context, publisher: publisher)
             return
         }
-        for try await event in await upstream() {
+        let decoding = await upstream()
+        decoding.task.raisePriority(to: publisher.observePriority { decoding.task.raisePriority(to: $0) })
+        for try await event in decoding.events {
             switch event {
             case .preview(let image):
                 guard publisher.wantsPreviews else { continue }
