@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "LoopbackHTTPServer", "TestSupport"],
                     swiftSettings: swiftSettings),
         // A child process for the DiskStore crash (kill -9) and write-failure tests; built by `swift build --build-tests`.
-        .executableTarget(name: "diskstore-stress", dependencies: ["ImageCaching", "ImageCore"], path: "Tests/DiskStoreStress",
+        .executableTarget(name: "diskstore-stress", dependencies: ["ImageCaching", "ImageCore", "TestSupport"], path: "Tests/DiskStoreStress",
                           swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

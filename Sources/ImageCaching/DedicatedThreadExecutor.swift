@@ -48,7 +48,7 @@ final class DedicatedThreadExecutor: SerialExecutor {
 }
 
 /// A FIFO of jobs guarded by a condition variable; the executor's thread drains it.
-private final class ExecutorJobQueue: @unchecked Sendable {
+private final class ExecutorJobQueue: @unchecked Sendable {   // safe: all mutable state behind one lock (below)
     // Every stored property is read and written with `condition` locked, which makes sharing
     // this object between the enqueuing threads and the runner thread safe.
     private let condition = NSCondition()

@@ -58,7 +58,7 @@ public final class BlockingWorkPool: Sendable {
 }
 
 /// A FIFO of jobs guarded by a condition variable; the pool's threads wait on it.
-private final class JobQueue: @unchecked Sendable {
+private final class JobQueue: @unchecked Sendable {   // safety argued in the comment beside it
     // All access to `jobs` happens with `condition` locked, which is what makes this Sendable.
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []

@@ -6,7 +6,7 @@ import Synchronization
 /// write), so a `PixelStorage` is never written while another owner can read it. That is
 /// the invariant that makes the `@unchecked Sendable` below sound: after it is handed out,
 /// the memory is only read, or written by its sole owner.
-public final class PixelStorage: @unchecked Sendable {
+public final class PixelStorage: @unchecked Sendable {   // safety argued in the comment beside it
     /// Start of the pixel memory; aligned to ``alignment`` bytes.
     public let baseAddress: UnsafeMutableRawPointer
     /// Usable size of the block in bytes (what was asked for).
@@ -56,7 +56,7 @@ final class PixelBufferPool: Sendable {
 
     private struct Block { let address: UnsafeMutableRawPointer; let byteCount: Int }
     // The raw pointers in the list are owned by the pool alone until taken out under the lock.
-    private struct State: @unchecked Sendable { var blocks: [Block] = []; var totalBytes = 0 }
+    private struct State: @unchecked Sendable { var blocks: [Block] = []; var totalBytes = 0 }   // only touched under the pool mutex
     private let state = Mutex(State())
 
     func take(byteCount: Int) -> (address: UnsafeMutableRawPointer, byteCount: Int)? {

@@ -91,7 +91,7 @@ public final class CurlDataLoader: DataLoading {
 }
 
 /// Orders "modifier finished, submit" against "consumer cancelled" for one request.
-private final class ModifierHandoff: @unchecked Sendable {
+private final class ModifierHandoff: @unchecked Sendable {   // safety argued in the comment beside it
     // Every field is read and written with `lock` held, which is what makes this Sendable.
     private let lock = NSLock()
     private var isSubmitted = false

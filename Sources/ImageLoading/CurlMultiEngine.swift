@@ -10,7 +10,7 @@ import Logging
 /// `curl_multi_wakeup`, which interrupts `curl_multi_poll`. Everything else, including every
 /// libcurl call on the multi, share and easy handles, happens on the engine thread, so the
 /// per-chunk path takes no lock and hops no actor.
-final class CurlMultiEngine: @unchecked Sendable {
+final class CurlMultiEngine: @unchecked Sendable {   // safety argued in the comment beside it
     // Sendable: `inbox` and `nextID` are guarded by `lock`; `multi` is only used on the engine
     // thread except for curl_multi_wakeup, which libcurl documents as thread-safe; all other
     // stored properties are confined to the engine thread (see `run()`).

@@ -7,7 +7,7 @@ import ImageCore
 /// libcurl callbacks build up (headers, body bytes not yet delivered, the first error seen).
 ///
 /// After ``CurlMultiEngine/submit(_:)`` the object is touched only by the engine thread.
-final class CurlTransfer: @unchecked Sendable {
+final class CurlTransfer: @unchecked Sendable {   // safety argued in the comment beside it
     // Sendable because it is handed to the engine once (through the engine's locked inbox)
     // and from then on read and written only on the engine thread.
     let id: UInt64

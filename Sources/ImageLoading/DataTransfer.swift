@@ -106,7 +106,7 @@ public struct DataTransfer: AsyncSequence, Sendable {
 
 /// Cancels a transfer whose every copy (and iterator) was dropped before it completed: the
 /// stream's own termination handler cannot see that while the producer still holds it.
-final class DropToken: @unchecked Sendable {
+final class DropToken: @unchecked Sendable {   // safety argued in the comment beside it
     // Sendable: `isCompleted` is written only by the single task iterating the transfer, and
     // read in deinit, which runs after every reference (that task's included) is gone.
     var isCompleted = false

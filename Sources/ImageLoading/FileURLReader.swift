@@ -59,7 +59,7 @@ enum FileURLReader {
 }
 
 /// A task set after the transfer that may cancel it is made (the order `makeTransfer` needs).
-final class TaskHandle: @unchecked Sendable {
+final class TaskHandle: @unchecked Sendable {   // safety argued in the comment beside it
     // Both fields are accessed only with `lock` held, which is what makes this Sendable.
     private let lock = NSLock()
     private var task: Task<Void, Never>?

@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// try await server.requests.wait { $0.contains { $0.path == "/held" } }
 /// ```
-public final class EventLog<Event: Sendable>: @unchecked Sendable {
+public final class EventLog<Event: Sendable>: @unchecked Sendable {   // safe: all mutable state behind one lock (below)
     // Sendable: every stored property is read and written with `lock` held.
     private let lock = NSLock()
     private var events: [Event] = []

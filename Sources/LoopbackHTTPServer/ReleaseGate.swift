@@ -10,7 +10,7 @@ import Foundation
 /// // ... start a transfer, observe it is in flight ...
 /// gate.open()
 /// ```
-public final class ReleaseGate: @unchecked Sendable {
+public final class ReleaseGate: @unchecked Sendable {   // safe: all mutable state behind one lock (below)
     // Sendable: every stored property is read and written with `lock` held.
     private let lock = NSLock()
     private var permits = 0

@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 
 /// The server's shared state (routes, logs) and the per-connection request loop.
-final class ServerCore: @unchecked Sendable {
+final class ServerCore: @unchecked Sendable {   // safe: all mutable state behind one lock (below)
     // Sendable: `routes`, `prefixRoutes` and `nextConnectionID` are guarded by `lock`; the
     // logs are thread-safe themselves.
     private let lock = NSLock()
@@ -94,7 +94,7 @@ final class ServerCore: @unchecked Sendable {
 }
 
 /// The paths a connection carried (appended by its request loop, read when it closes).
-final class PathList: @unchecked Sendable {
+final class PathList: @unchecked Sendable {   // safe: all mutable state behind one lock (below)
     // Sendable: `paths` is only accessed with `lock` held.
     private let lock = NSLock()
     private var paths: [String] = []

@@ -97,18 +97,6 @@ enum WebPGIFTestSupport {
         return 10 * log10(255 * 255 / (squaredError / Double(samples)))
     }
 
-    /// A small deterministic generator (SplitMix64), so damaged inputs are the same every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Damaged variants of `data`: cut at many offsets (every byte of the first 64, then about
     /// 48 spread over the rest), and `flips` copies with 1–8 random bytes replaced.

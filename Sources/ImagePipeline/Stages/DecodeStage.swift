@@ -117,7 +117,7 @@ private struct PreviewState {
 /// `@unchecked Sendable` is sound because every use is sequential: `append` runs in the decode
 /// task, and `makePreview` runs on the pool while that task awaits its result, so the two never
 /// overlap and each hand-over is ordered by the await.
-private final class ProgressiveDecoderBox: @unchecked Sendable {
+private final class ProgressiveDecoderBox: @unchecked Sendable {   // safety argued in the comment beside it
     private let decoder: any ProgressiveImageDecoding
     init(_ decoder: any ProgressiveImageDecoding) { self.decoder = decoder }
     func append(_ bytes: Data) -> Bool { decoder.append(bytes) }
