@@ -198,3 +198,25 @@ struct CurlDataLoaderTests {
         }
     }
 }
+
+@Suite("TLS")
+struct TLSTests {
+    @Test("https to a server that does not speak TLS is a TLS failure, not a hang or a generic error")
+    func handshakeFailure() async throws {
+        try await withTestServer { server in
+            server.setRoute("/plain", .body(Data("not tls".utf8)))
+            var components = URLComponents(url: server.url("/plain"), resolvingAgainstBaseURL: false)!
+            components.scheme = "https"
+            var configuration = CurlDataLoader.Configuration()
+            configuration.connectTimeout = .seconds(5)
+            let loader = CurlDataLoader(configuration: configuration)
+            let result = await collect(loader.load(DataRequest(url: components.url!)))
+            guard case ImagePipelineError.tlsFailed(let message)? = result.error as? ImagePipelineError else {
+                Issue.record("expected tlsFailed, got \(String(describing: result.error))")
+                return
+            }
+            #expect(!message.isEmpty)
+            #expect(result.events.isEmpty)
+        }
+    }
+}
