@@ -141,7 +141,9 @@ struct CancellationAndPriorityTests {
 struct RaisePriorityTests {
     @Test("a raised transfer starts ahead of the ones queued before it; a lower priority is ignored")
     func raiseQueued() async throws {
-        var configuration = CurlDataLoader.Configuration()
+        // Patient limits: the held transfer waits on the gate for as long as a busy machine
+        // keeps this task from opening it.
+        var configuration = CancellationAndPriorityTests.patientConfiguration()
         configuration.maxConcurrentTransfers = 1
         let loader = CurlDataLoader(configuration: configuration)
         let server = try await LoopbackHTTPServer.start()

@@ -36,7 +36,8 @@ struct LoopbackHTTPServerTests {
         let server = try await LoopbackHTTPServer.start()
         let gate = ReleaseGate()
         server.setRoute("/steps", .chunked(Data("aaaabbbbcccc".utf8), chunkSize: 4, pacing: .gate(gate)))
-        var iterator = CurlDataLoader().load(DataRequest(url: server.url("/steps"))).makeAsyncIterator()
+        let loader = CurlDataLoader(configuration: CancellationAndPriorityTests.patientConfiguration())
+        var iterator = loader.load(DataRequest(url: server.url("/steps"))).makeAsyncIterator()
         gate.release()
         var received = Data()
         guard case .response? = try await iterator.next() else { throw CancellationError() }

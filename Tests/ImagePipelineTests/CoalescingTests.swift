@@ -97,7 +97,7 @@ struct CoalescingTests {
 struct SharedPriorityTests {
     @Test("a more urgent caller joining a queued load moves its transfer ahead of others")
     func joinRaisesQueuedTransfer() async throws {
-        var loaderConfiguration = CurlDataLoader.Configuration()
+        var loaderConfiguration = patientLoader()
         loaderConfiguration.maxConcurrentTransfers = 1
         let loader = CurlDataLoader(configuration: loaderConfiguration)
         let pipeline = Pipeline(configuration: .init(dataLoader: loader, memoryCache: nil))

@@ -25,7 +25,8 @@ struct PipelineFixture {
     }
 
     private static func makePipeline(directory: URL?) async throws -> Pipeline {
-        var configuration = Pipeline.Configuration(dataLoader: CurlDataLoader(), previewInterval: .zero)
+        var configuration = Pipeline.Configuration(dataLoader: CurlDataLoader(configuration: patientLoader()),
+                                                   previewInterval: .zero)
         if let directory { configuration.diskStore = try await DiskStore(directory: directory) }
         return Pipeline(configuration: configuration)
     }
@@ -36,6 +37,15 @@ struct PipelineFixture {
     }
 }
 
+/// Loader limits for tests that hold a transfer on a gate: a busy CI machine can keep the test
+/// task from opening the gate for longer than the default 10 s stall limit.
+func patientLoader() -> CurlDataLoader.Configuration {
+    var configuration = CurlDataLoader.Configuration()
+    configuration.totalTimeout = .seconds(600)
+    configuration.stallTimeout = .seconds(600)
+    return configuration
+}
+
 enum Samples {
     static let baselineJPEG = try! Corpus.data("bench/http-50k/kodim01.jpg")
     static let otherJPEG = try! Corpus.data("bench/http-50k/kodim02.jpg")
@@ -44,9 +54,11 @@ enum Samples {
 }
 
 /// Waits, without sleeping, until `condition` holds, giving other tasks the threads meanwhile.
-/// Gives up after `limit` turns so a broken expectation fails instead of hanging.
-func eventually(limit: Int = 2_000_000, _ condition: () async -> Bool) async -> Bool {
-    for _ in 0 ..< limit {
+/// Gives up after `limit` so a broken expectation fails instead of hanging; the limit is
+/// generous because a loaded CI machine can starve this task for a long while.
+func eventually(limit: Duration = .seconds(120), _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
         if await condition() { return true }
         await Task.yield()
     }
