@@ -88,7 +88,7 @@ let package = Package(
         // MARK: Tests (Swift Testing). Corpus images live in ../shared/corpus beside the repository.
         .target(name: "TestSupport", dependencies: ["ImageCore"], path: "Tests/TestSupport"),
         .testTarget(name: "ImageCoreTests", dependencies: ["ImageCore", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "TestSupport",
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "ImageCore", "TestSupport", "CPNG", "CGIF",
                                                              .product(name: "Crypto", package: "swift-crypto")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ImageLoadingTests", dependencies: ["ImageLoading", "LoopbackHTTPServer", "TestSupport"],
