@@ -60,6 +60,18 @@ public struct Image: Sendable {
         precondition(packed.count == rowLength * height, "expected \(rowLength * height) bytes, got \(packed.count)")
         self.init(uninitializedWidth: width, height: height, pixelFormat: pixelFormat, metadata: metadata)
         let stride = bytesPerRow
+        // Contiguous bytes (Array, Data, buffers) are copied a row at a time.
+        let copiedRows: Void? = packed.withContiguousStorageIfAvailable { source in
+            withUnsafeMutableBytes { destination in
+                for row in 0 ..< height {
+                    let target = destination.baseAddress! + row * stride
+                    target.copyMemory(from: source.baseAddress! + row * rowLength, byteCount: rowLength)
+                    // Zero the alignment padding so two equal images are equal byte for byte.
+                    (target + rowLength).initializeMemory(as: UInt8.self, repeating: 0, count: stride - rowLength)
+                }
+            }
+        }
+        if copiedRows != nil { return }
         withUnsafeMutableBytes { destination in
             var row = 0
             var index = packed.startIndex

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ImageCore
 
@@ -10,6 +11,23 @@ struct ImageTests {
         #expect(image.bytesPerRow == 64)
         #expect(image.packedBytes() == packed)
         image.withUnsafeBytes { #expect(Int(bitPattern: $0.baseAddress!) % 64 == 0) }
+    }
+
+    @Test("contiguous and non-contiguous packed input give the same image, padding zeroed")
+    func packedInputPaths() {
+        let count = 5 * 3 * 4
+        let array = (0 ..< count).map { UInt8(($0 * 7) & 0xFF) }
+        let fromArray = Image(width: 5, height: 3, pixelFormat: .rgba8, packed: array)
+        let fromData = Image(width: 5, height: 3, pixelFormat: .rgba8, packed: Data(array))
+        let fromLazy = Image(width: 5, height: 3, pixelFormat: .rgba8, packed: (0 ..< count).lazy.map { UInt8(($0 * 7) & 0xFF) })
+        #expect(fromArray.packedBytes() == array)
+        #expect(fromData == fromArray)
+        #expect(fromLazy == fromArray)
+        for image in [fromArray, fromData, fromLazy] {
+            image.withUnsafeBytes { bytes in
+                for row in 0 ..< 3 { #expect(bytes[(row * 64 + 20) ..< (row * 64 + 64)].allSatisfy { $0 == 0 }) }
+            }
+        }
     }
 
     @Test("mutating a copy leaves the original untouched (copy on write)")

@@ -70,9 +70,10 @@ public actor Pipeline {
     /// Loads the image a request describes, with where it came from and the HTTP metadata.
     public func response(for request: ImageRequest) async throws -> ImageResponse {
         recorder.record(.request)
+        let prepared = prepare(request)
         do {
-            if let cached = await memoryHit(for: request) { return cached }
-            for try await event in subscribe(request, wantsPreviews: false) {
+            if let cached = await memoryHit(for: prepared) { return cached }
+            for try await event in subscribe(prepared, wantsPreviews: false) {
                 if case .final(let final) = event { return response(final, for: request) }
             }
             throw CancellationError()   // the stream ends without a final frame only when cancelled
@@ -108,13 +109,14 @@ public actor Pipeline {
     private func deliverFrames(for request: ImageRequest,
                                to continuation: AsyncThrowingStream<ImageFrame, any Error>.Continuation) async {
         recorder.record(.request)
+        let prepared = prepare(request)
         do {
-            if let cached = await memoryHit(for: request) {
+            if let cached = await memoryHit(for: prepared) {
                 continuation.yield(ImageFrame(image: cached.image, isFinal: true, response: cached))
                 continuation.finish()
                 return
             }
-            for try await event in subscribe(request, wantsPreviews: true) {
+            for try await event in subscribe(prepared, wantsPreviews: true) {
                 switch event {
                 case .preview(let image):
                     continuation.yield(ImageFrame(image: image, isFinal: false, response: nil))
@@ -132,12 +134,11 @@ public actor Pipeline {
         }
     }
 
-    private func memoryHit(for request: ImageRequest) async -> ImageResponse? {
-        let plan = RequestPlan(request: request, hasDiskStore: context.disk != nil)
-        guard plan.readsCaches, let memory = context.memoryCache,
-              let image = await memory.value(forKey: cacheKey(for: request)) else { return nil }
+    private func memoryHit(for prepared: PreparedRequest) async -> ImageResponse? {
+        guard prepared.plan.readsCaches, let memory = context.memoryCache,
+              let image = await memory.value(forKey: prepared.cacheKey) else { return nil }
         recorder.record(.memoryHit)
-        return ImageResponse(image: image, source: .memory, url: request.url, httpStatus: nil, headers: [:])
+        return ImageResponse(image: image, source: .memory, url: prepared.request.url, httpStatus: nil, headers: [:])
     }
 
     private func response(_ final: FinalImage, for request: ImageRequest) -> ImageResponse {
@@ -149,31 +150,43 @@ public actor Pipeline {
 
     /// The memory-cache key of a request's processed image.
     public nonisolated func cacheKey(for request: ImageRequest) -> ImageCacheKey {
-        ImageCacheKey(dataKey: request.dataKey, decodeHint: Self.shrinkOnLoad(for: request)?.identifier,
+        Self.cacheKey(for: request, shrink: ShrinkOnLoad(processors: request.processors))
+    }
+
+    private static func cacheKey(for request: ImageRequest, shrink: ShrinkOnLoad?) -> ImageCacheKey {
+        ImageCacheKey(dataKey: request.dataKey, decodeHint: shrink?.identifier,
                       processors: request.processors.map(\.identifier).joined(separator: "|"))
     }
 
-    static func shrinkOnLoad(for request: ImageRequest) -> ShrinkOnLoad? {
-        ShrinkOnLoad(processors: request.processors)
+    /// What every stage needs to know about a request, worked out once per call.
+    private struct PreparedRequest: Sendable {
+        let request: ImageRequest
+        let plan: RequestPlan
+        let shrink: ShrinkOnLoad?
+        let cacheKey: ImageCacheKey
+    }
+
+    private func prepare(_ request: ImageRequest) -> PreparedRequest {
+        let shrink = ShrinkOnLoad(processors: request.processors)
+        return PreparedRequest(request: request, plan: RequestPlan(request: request, hasDiskStore: context.disk != nil),
+                               shrink: shrink, cacheKey: Self.cacheKey(for: request, shrink: shrink))
     }
 
     // MARK: In-flight tables (join or start)
 
-    private func subscribe(_ request: ImageRequest, wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Events {
-        let plan = RequestPlan(request: request, hasDiskStore: context.disk != nil)
-        let cacheKey = cacheKey(for: request)
+    private func subscribe(_ prepared: PreparedRequest, wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Events {
+        let (request, plan, cacheKey) = (prepared.request, prepared.plan, prepared.cacheKey)
         let context = self.context
         return join(&processTasks, key: ProcessTaskKey(cacheKey: cacheKey, plan: plan), wantsPreviews: wantsPreviews,
                     priority: request.priority, remove: { await $0.removeProcessTask($1, $2) }) { publisher in
             try await ProcessStage.run(request: request, plan: plan, cacheKey: cacheKey,
-                                       upstream: { await self.subscribeDecode(request, plan: plan, wantsPreviews: wantsPreviews) },
+                                       upstream: { await self.subscribeDecode(prepared, wantsPreviews: wantsPreviews) },
                                        context: context, publisher: publisher)
         }.events
     }
 
-    private func subscribeDecode(_ request: ImageRequest, plan: RequestPlan,
-                                 wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Subscription {
-        let shrink = Self.shrinkOnLoad(for: request)
+    private func subscribeDecode(_ prepared: PreparedRequest, wantsPreviews: Bool) -> CoalescedTask<FrameEvent>.Subscription {
+        let (request, plan, shrink) = (prepared.request, prepared.plan, prepared.shrink)
         let context = self.context
         return join(&decodeTasks, key: DecodeTaskKey(dataKey: request.dataKey, decodeHint: shrink?.identifier, plan: plan),
                     wantsPreviews: wantsPreviews, priority: request.priority,
@@ -235,8 +248,4 @@ public actor Pipeline {
         return state.priority
     }
 
-    /// How many tasks are in flight at each stage (for tests and diagnostics).
-    var inFlightCounts: (process: Int, decode: Int, load: Int) {
-        (processTasks.count, decodeTasks.count, loadTasks.count)
-    }
 }
